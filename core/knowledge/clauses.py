@@ -296,6 +296,26 @@ _CUDNN_FIX = (
     "cudnn_conv_algo_search to 'DEFAULT' (no algorithm search) or cudnn_conv_use_max_workspace to '0' for a "
     "convolution, and lower the batch or input size for an allocation failure."
 )
+_TRT_BINDING_DIMS_OUTSIDE_PROFILE = (
+    "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
+    "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
+    "profile {value|in use} ({arg|a dimension below the profile's kMIN or above its kMAX}).",
+    "Read the profile's range (engine.get_profile_shape(profile, binding): min, opt, max) and feed "
+    "shapes "
+    "within it, or rebuild the engine with --minShapes/--optShapes/--maxShapes (IOptimizationProfile."
+    "set_shape) covering the shapes you run; select the profile that covers them with "
+    "set_optimization_profile_async before setting the shape.",
+    _TRT_LEAN + " ('Supplied binding dimensions ', ' exceed min..max range for profile '); TensorRT 7/8 "
+    "API IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
+    "dimensions.d[i] <= profileMaxDims.d[i])",
+    r"Supplied binding dimensions (?P<shape>[\[(][-\d, ]{0,120}[\])]) for bindings\[(?P<index>\d{1,5})\] "
+    r"exceed min ?(?:\.\.|~) ?max range for profile (?P<value>\d{1,4})(?:, where min is "
+    r"(?P<value2>[\[(][-\d, ]{0,120}[\])]), opt is [\[(][-\d, ]{0,120}[\])], max is "
+    r"(?P<value3>[\[(][-\d, ]{0,120}[\])]))?",
+)
+"""Cause, fix, source and extra pattern of both clauses of TensorRT 7/8's binding-dimension range check (its
+condition, and the sentence that names the shapes)."""
+
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -514,42 +534,14 @@ CLAUSES: tuple[Clause, ...] = (
         "dims.d[i]",
         r"condition: (?P<arg>profileMinDims\.d\[i\] <= dimensions\.d\[i\]|dimensions\.d\[i\] <= "
         r"profileMaxDims\.d\[i\])",
-        "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
-        "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
-        "profile {value|in use} ({arg|a dimension below the profile's kMIN or above its kMAX}).",
-        "Read the profile's range (engine.get_profile_shape(profile, binding): min, opt, max) and feed "
-        "shapes "
-        "within it, or rebuild the engine with --minShapes/--optShapes/--maxShapes (IOptimizationProfile."
-        "set_shape) covering the shapes you run; select the profile that covers them with "
-        "set_optimization_profile_async before setting the shape.",
-        _TRT_LEAN + " ('Supplied binding dimensions ', ' exceed min..max range for profile '); TensorRT 7/8 "
-        "API IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
-        "dimensions.d[i] <= profileMaxDims.d[i])",
-        r"Supplied binding dimensions (?P<shape>[\[(][-\d, ]{0,120}[\])]) for bindings\[(?P<index>\d{1,5})\] "
-        r"exceed min ?(?:\.\.|~) ?max range for profile (?P<value>\d{1,4})(?:, where min is "
-        r"(?P<value2>[\[(][-\d, ]{0,120}[\])]), opt is [\[(][-\d, ]{0,120}[\])], max is "
-        r"(?P<value3>[\[(][-\d, ]{0,120}[\])]))?",
+        *_TRT_BINDING_DIMS_OUTSIDE_PROFILE,
     ),
     Clause(
         "trt-api-binding-dims-exceed-range",
         ("tensorrt",),
         "max range for profile",
         r"exceed min ?(?:\.\.|~) ?max range for profile",
-        "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
-        "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
-        "profile {value|in use} ({arg|a dimension below the profile's kMIN or above its kMAX}).",
-        "Read the profile's range (engine.get_profile_shape(profile, binding): min, opt, max) and feed "
-        "shapes "
-        "within it, or rebuild the engine with --minShapes/--optShapes/--maxShapes (IOptimizationProfile."
-        "set_shape) covering the shapes you run; select the profile that covers them with "
-        "set_optimization_profile_async before setting the shape.",
-        _TRT_LEAN + " ('Supplied binding dimensions ', ' exceed min..max range for profile '); TensorRT 7/8 "
-        "API IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
-        "dimensions.d[i] <= profileMaxDims.d[i])",
-        r"Supplied binding dimensions (?P<shape>[\[(][-\d, ]{0,120}[\])]) for bindings\[(?P<index>\d{1,5})\] "
-        r"exceed min ?(?:\.\.|~) ?max range for profile (?P<value>\d{1,4})(?:, where min is "
-        r"(?P<value2>[\[(][-\d, ]{0,120}[\])]), opt is [\[(][-\d, ]{0,120}[\])], max is "
-        r"(?P<value3>[\[(][-\d, ]{0,120}[\])]))?",
+        *_TRT_BINDING_DIMS_OUTSIDE_PROFILE,
     ),
     Clause(
         "trt-api-input-rank",
