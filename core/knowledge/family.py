@@ -159,19 +159,19 @@ SOURCE_COUNTS: dict[str, tuple[int, int]] = {
     "torch_onnx": (2, 4),
 }
 """family -> the distinct 4-grams of its own binaries' error texts (``source_grams.json``) that count as a
-:data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only
+:data:`MEDIUM` marker of that family, and as a :data:`STRONG` one. Set on the dev messages only
 (``bench/build_source_grams.py --dev``): two is the lowest count that no other tool's dev message reaches for
 onnx, QNN and OpenVINO (several reach one); onnxruntime's two (set before the other families were read) is
-reached by one QNN Genie dev message, which QNN's own markers name first.  TensorRT's is three since its
+reached by one QNN Genie dev message, which QNN's own markers name first. TensorRT's is three since its
 builder bindings and Polygraphy were read: two Core ML dev messages reach two of its 4-grams ("will not be
-able to run", plain English), none reaches three.  The families read next (RKNN, Core ML, LiteRT, MNN, ncnn,
+able to run", plain English), none reaches three. The families read next (RKNN, Core ML, LiteRT, MNN, ncnn,
 onnx-simplifier, TVM, onnxconverter-common's float16, torch_npu's Ascend) take two as well, where no other
-tool's dev message reaches more than one of their 4-grams, and three for Ascend and Paddle2ONNX, whose
-4-grams one other tool's dev message reaches twice ("please try to update the", "failed to load onnx
-model").  torch.onnx (its Python sources in torch's wheel, read since issue h23c3) takes two: no other tool's
-dev message reaches more than one of its 4-grams.  Four, the STRONG count, is reached by no other tool's dev
-message.  A family absent here is not
-recognised by its wording (its 4-grams stay in the table, so they count for no other family)."""
+tool's dev message reaches more than one of their 4-grams, and three for Ascend and Paddle2ONNX, whose 4-grams
+one other tool's dev message reaches twice ("please try to update the", "failed to load onnx model").
+torch.onnx (its Python sources in torch's wheel, read since issue 23's branch h23c3) takes two: no other
+tool's dev message reaches more than one of its 4-grams. Four, the STRONG count, is reached by no other tool's
+dev message. A family absent here is not recognised by its wording (its 4-grams stay in the table, so they
+count for no other family)."""
 SOURCE_WINDOW = 32 * 1024
 """Only the first 32 KiB of a text are searched for a tool's wording (a word-by-word walk, unlike the
 markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
