@@ -465,9 +465,16 @@ def specific_share(kb: Any, records: list[dict[str, Any]], misses: bool) -> None
     print(f"   {'ALL dev right-tool':24s} {_pct(total[1], total[0])}   {_pct(total[2], total[0])}")
 
 
-DRAW_DATA = (DATA, DATA.with_name("heldout2.jsonl"), DATA.with_name("round7.jsonl"))
-"""The files a draw takes its records from, in this order (as issue 23's first two draws did): the
-messages whose held-out texts were never read (round 8's were read when they were labelled)."""
+DRAW_DATA = (
+    DATA,
+    DATA.with_name("heldout2.jsonl"),
+    DATA.with_name("round7.jsonl"),
+    *(DATA.with_name(f"round{k}.jsonl") for k in range(9, 23)),
+)
+"""The files a draw takes its records from, in this order (as issue 23's first draws did): the messages
+whose held-out texts no one writing the KB read (round 8's were read when they were labelled; rounds 9 to 22
+were labelled by an engineer who wrote no entry).  The first three parts alone held 38 never-drawn right-tool
+answers, all drawn by the fifth draw (seed 291120270), so rounds 9 to 22 joined them after it."""
 DRAW_WARNING = (
     "WARNING: the {n} drawn {split} messages below are now seen; they may not be used for tuning "
     "(no entry, pattern or judge rule may be written or changed because of them)."
