@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl, round21.jsonl, round22.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round23.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -14,7 +14,7 @@ from bench.eval_explain import CLAIMED, DATA, evaluate, load, log_scan_recall, r
 from dumpscope.core.knowledge import KnowledgeBase
 
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
-#: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde.
+#: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -40,6 +40,14 @@ FLOORS = {
         ("heldout", "new"): (8, 8),
         ("heldout", "code"): (7, 7),
     },
+    "round23": {
+        ("dev", "claimed"): (23, 27),
+        ("dev", "new"): (10, 14),
+        ("dev", "code"): (8, 8),
+        ("heldout", "claimed"): (13, 16),
+        ("heldout", "new"): (9, 10),
+        ("heldout", "code"): (6, 6),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -47,12 +55,14 @@ SCAN_FLOORS = {
     "round20": {"dev": (46, 47), "heldout": (31, 32)},
     "round21": {"dev": (45, 45), "heldout": (20, 21)},
     "round22": {"dev": (49, 49), "heldout": (22, 22)},
+    "round23": {"dev": (36, 41), "heldout": (25, 26)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
     "round20": {"dev": (33, 47), "heldout": (20, 31)},
     "round21": {"dev": (36, 45), "heldout": (16, 19)},
     "round22": {"dev": (36, 49), "heldout": (14, 22)},
+    "round23": {"dev": (13, 33), "heldout": (11, 22)},
 }
 ROUNDS = sorted(FLOORS)
 
