@@ -492,6 +492,8 @@ class KnowledgeBase:
             score, reason = LEANING_SCORE, "words"  # a cue of the tool, no marker: as sure as wording
         elif e.level == "family" and e.family in seg.cue:
             score, reason = CUE_SCORE, "words"  # a few of the tool's own words: a weaker cue still
+        elif e.family in RUNTIME_FAMILIES and (seg.leaning or seg.cue):
+            score = min(score, (LEANING_SCORE if seg.leaning else CUE_SCORE) - CUED_RUNTIME_GAP)
         elif reason == "words":
             if i in self._plain:
                 return None  # its wording is words any tool prints: no evidence of this entry on its own
@@ -650,6 +652,16 @@ the card a reason clause of that tool's own wording answers, :mod:`.clauses`).  
 of 471 (onnxruntime 102 -> 106 of 151, ascend, float16 and qualcomm +1), new 94 -> 95, confident and wrong 34
 -> 34, right confident answers 201 -> 207 (the card refined by its tool's clause); 6 gave 337, 10 337, 14 339;
 above :data:`LEANING_SCORE` it would outrank a stronger cue.  With the markers kept, no dev answer moved."""
+
+
+CUED_RUNTIME_GAP = 1.0
+"""Text any tool prints (a :data:`RUNTIME_FAMILIES` entry: ``Segmentation fault``, ``terminate called``, a
+CUDA error, a missing shared object) in a message that names no tool but leans to one
+(:func:`leaning_family`) or cues one by its own wording (:func:`wording_cue`): ranked this much under that
+tool's card, as inside a message whose markers name the tool it ranks under the tool's card
+(:func:`_foreign_adjusted`).  The tool printed it; which of its failures it was is in its own lines, so the
+cued tool's matches come first, and with its card under the answer's floor the answer is withheld with that
+tool closest rather than the process's ending shown as the cause."""
 
 
 def wording_cue(lowered: str) -> tuple[str, ...]:
