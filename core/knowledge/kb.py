@@ -670,10 +670,12 @@ def wording_cue(lowered: str) -> tuple[str, ...]:
     holds any or two hold as many.  On the dev messages with their markers blanked, the tool with the most
     such 4-grams is the message's own 56 times in 68 when it holds one, 25 in 28 when two: a cue, weaker than
     :func:`leaning_family`'s, that brings the tool's card among the wording-only matches (:data:`CUE_SCORE`)
-    and lowers no other tool's match.  onnxruntime's load envelope counts as one of its 4-grams
-    (:data:`_ORT_LOAD`)."""
+    and lowers no other tool's match.  onnxruntime's load and executor envelopes count as one of its 4-grams
+    each (:data:`_ORT_LOAD`, :data:`_ORT_NODE`)."""
     grams = {f: n for f, (n, _) in source_gram_counts(lowered).items() if f in SOURCE_COUNTS}
     if "load model from " in lowered and _ORT_LOAD.search(lowered):
+        grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
+    if "node. name:" in lowered and _ORT_NODE.search(lowered):
         grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
     counts = sorted(((n, f) for f, n in grams.items()), reverse=True)
     if not counts or (len(counts) > 1 and counts[1][0] == counts[0][0]):
@@ -690,6 +692,17 @@ as one of onnxruntime's 4-grams for :func:`wording_cue` (in the lower-cased text
 the form is onnxruntime's (28) or a float16 model's that onnxruntime loads (4).  On
 ``bench/eval_explain.py --blank-markers``: onnxruntime first tool right 107 -> 111 of 151, nothing else
 moved."""
+
+
+_ORT_NODE = LazyPattern(r"while running [\w.:-]{1,80} node\. name:\s?'")
+"""onnxruntime's executor envelope, ``Non-zero status code returned while running <OpType> node.
+Name:'<node>' Status Message: <reason>`` (onnxruntime/core/framework/sequential_executor.cc:
+``"Non-zero status code returned while running " << node.OpType() << " node. Name:'" << node.Name()``):
+with its ``Non-zero status code returned`` marker left out, no 4-gram of the rest survives the operator
+type in between, so the form counts as one of onnxruntime's 4-grams for :func:`wording_cue`, as its load
+envelope does.  No other covered tool prints it (no entry of another tool holds it); every dev message
+holding it is onnxruntime's (30).  On ``bench/eval_explain.py --blank-markers``: onnxruntime first tool
+right 121 -> 125 of 162, confident and wrong 10 -> 7; nothing else moved."""
 
 
 def named_families(text: str) -> list[str]:

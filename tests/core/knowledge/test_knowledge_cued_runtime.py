@@ -14,6 +14,7 @@ evaluation set."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,37 @@ def test_a_named_tool_keeps_its_own_order(kb) -> None:  # type: ignore[no-untype
     assert kb.named_families(named) == ["onnxruntime"]
     answer = kb.answer(named)
     assert answer.confident and answer.matches[0].entry.family == "onnxruntime"
+
+
+ORT_NODE_CUDA = (
+    "while running Conv node. Name:'/backbone/stem/Conv' Status Message: CUDA error "
+    "cudaErrorNoKernelImageForDevice:no kernel image is available for execution on the device"
+)
+"""onnxruntime's executor envelope (sequential_executor.cc: ``"... while running " << node.OpType() << " node.
+Name:'" << node.Name() << "'"``) pasted without its ``Non-zero status code returned`` marker, around the CUDA
+execution provider's error."""
+
+ORT_NODE_ALLOC = "failed while running MatMul node. Name:'/decoder/MatMul_7' : std::bad_alloc"
+
+
+def test_the_executor_envelope_cues_onnxruntime(kb) -> None:  # type: ignore[no-untyped-def]
+    for text in (ORT_NODE_CUDA, ORT_NODE_ALLOC):
+        assert kb.named_families(text) == []
+        assert wording_cue(text.lower()) == ("onnxruntime",)
+    assert wording_cue("while running the calibration, node name: conv1") == ()  # not the form
+
+
+def test_the_executor_envelope_puts_onnxruntimes_cuda_entry_before_the_generic_one(kb, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    answer = kb.answer(ORT_NODE_CUDA)
+    assert answer.confident
+    ids = [m.entry.id for m in answer.matches]
+    assert ids[0] == "onnxruntime-cuda-no-kernel-image"
+    assert ids.index("runtime-cuda-no-kernel-image") > ids.index("family-onnxruntime")
+    alloc = kb.answer(ORT_NODE_ALLOC)
+    assert not alloc.confident and alloc.closest[0].startswith("ONNX Runtime")
+    monkeypatch.setattr(
+        kb_module, "_ORT_NODE", re.compile(r"(?!)")
+    )  # the form no cue: the generic text first
+    assert kb.answer(ORT_NODE_CUDA).matches[0].entry.id == "runtime-cuda-no-kernel-image"
+    before = kb.answer(ORT_NODE_ALLOC)
+    assert before.confident and before.matches[0].entry.id == "runtime-bad-alloc"
