@@ -492,6 +492,8 @@ class KnowledgeBase:
             score, reason = LEANING_SCORE, "words"  # a cue of the tool, no marker: as sure as wording
         elif e.level == "family" and e.family in seg.cue:
             score, reason = CUE_SCORE, "words"  # a few of the tool's own words: a weaker cue still
+        elif e.family in RUNTIME_FAMILIES and (seg.leaning or seg.cue):
+            score = min(score, (LEANING_SCORE if seg.leaning else CUE_SCORE) - CUED_RUNTIME_GAP)
         elif reason == "words":
             if i in self._plain:
                 return None  # its wording is words any tool prints: no evidence of this entry on its own
@@ -652,16 +654,28 @@ of 471 (onnxruntime 102 -> 106 of 151, ascend, float16 and qualcomm +1), new 94 
 above :data:`LEANING_SCORE` it would outrank a stronger cue.  With the markers kept, no dev answer moved."""
 
 
+CUED_RUNTIME_GAP = 1.0
+"""Text any tool prints (a :data:`RUNTIME_FAMILIES` entry: ``Segmentation fault``, ``terminate called``, a
+CUDA error, a missing shared object) in a message that names no tool but leans to one
+(:func:`leaning_family`) or cues one by its own wording (:func:`wording_cue`): ranked this much under that
+tool's card, as inside a message whose markers name the tool it ranks under the tool's card
+(:func:`_foreign_adjusted`).  The tool printed it; which of its failures it was is in its own lines, so the
+cued tool's matches come first, and with its card under the answer's floor the answer is withheld with that
+tool closest rather than the process's ending shown as the cause."""
+
+
 def wording_cue(lowered: str) -> tuple[str, ...]:
     """The one tool whose own error texts' word 4-grams (:func:`.family.source_gram_counts`) the lower-cased
     text holds most of, when they are too few to make a marker (:data:`.family.SOURCE_COUNTS`): () when none
     holds any or two hold as many.  On the dev messages with their markers blanked, the tool with the most
     such 4-grams is the message's own 56 times in 68 when it holds one, 25 in 28 when two: a cue, weaker than
     :func:`leaning_family`'s, that brings the tool's card among the wording-only matches (:data:`CUE_SCORE`)
-    and lowers no other tool's match.  onnxruntime's load envelope counts as one of its 4-grams
-    (:data:`_ORT_LOAD`)."""
+    and lowers no other tool's match.  onnxruntime's load and executor envelopes count as one of its 4-grams
+    each (:data:`_ORT_LOAD`, :data:`_ORT_NODE`)."""
     grams = {f: n for f, (n, _) in source_gram_counts(lowered).items() if f in SOURCE_COUNTS}
     if "load model from " in lowered and _ORT_LOAD.search(lowered):
+        grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
+    if "node. name:" in lowered and _ORT_NODE.search(lowered):
         grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
     counts = sorted(((n, f) for f, n in grams.items()), reverse=True)
     if not counts or (len(counts) > 1 and counts[1][0] == counts[0][0]):
@@ -678,6 +692,17 @@ as one of onnxruntime's 4-grams for :func:`wording_cue` (in the lower-cased text
 the form is onnxruntime's (28) or a float16 model's that onnxruntime loads (4).  On
 ``bench/eval_explain.py --blank-markers``: onnxruntime first tool right 107 -> 111 of 151, nothing else
 moved."""
+
+
+_ORT_NODE = LazyPattern(r"while running [\w.:-]{1,80} node\. name:\s?'")
+"""onnxruntime's executor envelope, ``Non-zero status code returned while running <OpType> node.
+Name:'<node>' Status Message: <reason>`` (onnxruntime/core/framework/sequential_executor.cc:
+``"Non-zero status code returned while running " << node.OpType() << " node. Name:'" << node.Name()``):
+with its ``Non-zero status code returned`` marker left out, no 4-gram of the rest survives the operator
+type in between, so the form counts as one of onnxruntime's 4-grams for :func:`wording_cue`, as its load
+envelope does.  No other covered tool prints it (no entry of another tool holds it); every dev message
+holding it is onnxruntime's (30).  On ``bench/eval_explain.py --blank-markers``: onnxruntime first tool
+right 121 -> 125 of 162, confident and wrong 10 -> 7; nothing else moved."""
 
 
 def named_families(text: str) -> list[str]:
