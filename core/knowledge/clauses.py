@@ -296,6 +296,14 @@ _CUDNN_FIX = (
     "cudnn_conv_algo_search to 'DEFAULT' (no algorithm search) or cudnn_conv_use_max_workspace to '0' for a "
     "convolution, and lower the batch or input size for an allocation failure."
 )
+_TRT_PROFILE_CONDITION = (
+    r"condition: (?P<arg>profileMinDims\.d\[i\] <= dimensions\.d\[i\]|dimensions\.d\[i\] <= "
+    r"profileMaxDims\.d\[i\]|profileMaxDims\.d\[i\] >= dimensions\.d\[i\]|dimensions\.d\[i\] >= "
+    r"profileMinDims\.d\[i\])"
+)
+"""The conditions of setBindingDimensions that compare a shape with the optimization profile's kMIN and
+kMAX, in both orders TensorRT's releases print them (``dimensions.d[i] <= profileMaxDims.d[i]``, TensorRT 7's
+``profileMaxDims.d[i] >= dimensions.d[i]``)."""
 _TRT_BINDING_DIMS_OUTSIDE_PROFILE = (
     "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
     "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
@@ -532,8 +540,7 @@ CLAUSES: tuple[Clause, ...] = (
         "trt-api-binding-dims-outside-profile",
         ("tensorrt",),
         "dims.d[i]",
-        r"condition: (?P<arg>profileMinDims\.d\[i\] <= dimensions\.d\[i\]|dimensions\.d\[i\] <= "
-        r"profileMaxDims\.d\[i\])",
+        _TRT_PROFILE_CONDITION,
         *_TRT_BINDING_DIMS_OUTSIDE_PROFILE,
     ),
     Clause(
@@ -1575,6 +1582,70 @@ CLAUSES: tuple[Clause, ...] = (
         "special ids are inside [{low}, {high}]; if the table itself is too small, re-export the model with "
         "the full embedding.",
         "microsoft/onnxruntime: core/providers/cpu/tensor/gather.cc ('indices element out of data bounds')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-trt-ep-shape-outside-profile",
+        ("onnxruntime",),
+        "dims.d[i]",
+        _TRT_PROFILE_CONDITION,
+        "onnxruntime's TensorRT execution provider ran a TensorRT engine with an input shape outside the "
+        "optimization profile the engine was built with (TensorRT's check {arg}): the engine covers only the "
+        "range of shapes from its profile's kMIN to kMAX, and this input is larger (or smaller) in some "
+        "dimension. The EP builds that profile from the shapes it has seen or from the trt_profile_* "
+        "options, and an engine loaded from its engine cache keeps the profile it was built with.",
+        "Give the TensorRT EP a profile that covers every shape you feed: the provider options "
+        "trt_profile_min_shapes, trt_profile_opt_shapes and trt_profile_max_shapes (input:1x3x224x224, one "
+        "entry per dynamic input); delete the cached engines in "
+        "trt_engine_cache_path after changing them (or when a cached engine was built for smaller inputs) so "
+        "they are rebuilt; or feed shapes within the range the engine was built for.",
+        "microsoft/onnxruntime: docs/execution-providers/TensorRT-ExecutionProvider (trt_profile_min_shapes, "
+        "trt_profile_max_shapes, trt_profile_opt_shapes, trt_engine_cache_enable); TensorRT 7/8 API "
+        "IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
+        "dimensions.d[i] <= profileMaxDims.d[i])",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-exception-during-initialization",
+        ("onnxruntime",),
+        "exception during initialization: ",
+        r"Exception during initialization: (?P<detail>[^\n]{1,200})",
+        "onnxruntime caught an exception while it initialised the session (InferenceSession::Initialize: "
+        "graph optimisation, partitioning the graph among the execution providers, and each provider's "
+        "compile of the subgraph it took), and the exception's own text follows it: {detail}. That text is "
+        "the failure; a Python traceback under 'At:' after it means a provider or custom op that runs "
+        "Python code raised it (Vitis AI's pyxir, a Python custom op), and its last frame is the code that "
+        "failed.",
+        "Act on '{detail}': read the frames under 'At:' (or the provider's own error) for the op or node it "
+        "was handling; create the session with providers=['CPUExecutionProvider'] alone to confirm the "
+        "provider is the cause, then give that node a form the provider takes (another opset, attributes or "
+        "padding mode), or keep the provider off it; with no provider involved, the graph optimiser failed "
+        "on the model: load it with SessionOptions.graph_optimization_level = ORT_DISABLE_ALL to confirm.",
+        "microsoft/onnxruntime: core/session/inference_session.cc (InferenceSession::Initialize: catch "
+        "(const std::exception& ex) ... 'Exception during initialization: ', ex.what())",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-schema-finalize-check",
+        ("onnxruntime", "onnx"),
+        ": failed validating the check: ",
+        r"ONNX Schema (?P<op_type>[^\s:]{1,200}): failed validating the check: (?P<detail>[^\n]{1,200})",
+        "onnx's OpSchema::Finalize rejected the schema of {op_type}: its check '{detail}' is false. "
+        "Loading a model, onnxruntime builds such a schema for each model-local function (a FunctionProto "
+        "in model.functions, as the torch.onnx dynamo exporter and other exporters write them) and each "
+        "custom op registered with the session, so {op_type} itself breaks a rule every schema keeps: an "
+        "input or output without a name (it.GetName().empty()), or input and output counts that do not "
+        "add up.",
+        "Look at the function {op_type} in the model (onnx.load(path).functions: its input, output and "
+        "attribute lists) and give every input and output a name; or inline the model's local functions "
+        "before loading it (onnx.inliner.inline_local_functions(model)) so no schema "
+        "is built for them, or re-export with the exporter that writes a flat graph.",
+        "onnx/onnx: onnx/defs/schema.cc (OpSchema::Finalize: ENFORCE(x) 'ONNX Schema ' + name_ + ': failed "
+        "validating the check: ' + #x; ENFORCE(!(it.GetName().empty())) for each input and output); "
+        "microsoft/onnxruntime: core/graph/function_utils.cc (CreateSchema for a model-local function)",
         "",
         REASON,
     ),

@@ -1238,7 +1238,10 @@ def _captures(m: Any) -> tuple[tuple[str, str], ...]:
         if name.rstrip("0123456789") in NAME_CAPTURES:
             value = name_value(m.string, *m.span(name))
         else:
-            value = value.strip().strip("[]'\"").strip()
+            bare = value.strip().strip("'\"").strip()
+            value = bare.strip("[]").strip()
+            if value.count("[") != value.count("]"):
+                value = bare  # an index that ends the value (``data[d]``) keeps its bracket
         if value:
             out.append((name, value))
     return tuple(out)
