@@ -33,6 +33,9 @@ _ASCEND: Markers = (
     ("acl error", STRONG),
     ("acl api failed", STRONG),
     ("torch_npu", STRONG),
+    # torch_npu's operator plugin (Ascend/op-plugin): its build paths in torch_npu's C++ stack lines
+    # ("Exception raised from OperationSetup at build/third_party/op-plugin/op_plugin/...")
+    ("op_plugin", STRONG),
     ("npu function error", STRONG),
     ("hccl", STRONG),
     ("hcom", WEAK),
@@ -1422,6 +1425,8 @@ _AXERA: Markers = (
     ("axclrt", STRONG),
     ("axcl_", STRONG),
     ("ax_engine", STRONG),
+    # the Axera BSP's proc files (/proc/ax_proc/mem_cmm_info, /proc/ax_proc/logctl...), read by its runtime
+    ("/proc/ax_proc", STRONG),
 )
 _NXP_EIQ: Markers = (
     ("neutron_converter", STRONG),
