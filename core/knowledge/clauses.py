@@ -3552,6 +3552,43 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "trt-default-stream",
+        ("tensorrt",),
+        "using default stream in enqueue",
+        r"Using default stream in enqueue(?P<value>[\w()/]{0,40}?) may lead to performance issues",
+        "A TensorRT runtime warning, not an error: enqueue{value|} was called on CUDA's default (legacy) "
+        "stream, so TensorRT adds synchronisations around the launch to stay correct, which costs time.",
+        "Create a stream of your own and pass it: stream = torch.cuda.Stream() (or cuda.cuStreamCreate / "
+        "cudaStreamCreate) and context.execute_async_v3(stream.cuda_stream), then synchronise that stream; "
+        "with Polygraphy or pycuda, give the runner a non-default stream the same way.",
+        _TRT_LEAN + " ('Using default stream in enqueueV3() may lead to performance issues due to additional "
+        "calls to cudaStreamSynchronize() by TensorRT to ensure correct synchronization. Please use "
+        "non-default stream instead.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-cudnn-status",
+        ("tensorrt",),
+        "cudnn_status_",
+        r"\b(?P<status>CUDNN_STATUS_[A-Z_]{2,40})",
+        "A cuDNN call TensorRT made for a layer using a cuDNN tactic (convolution, deconvolution, pooling, "
+        "LRN) returned {status}. cuDNN's own meanings: EXECUTION_FAILED, the GPU program failed to run "
+        "(an earlier bad access or a cuDNN build not made for this GPU); NOT_SUPPORTED, no implementation "
+        "for this configuration; ALLOC_FAILED, memory ran out; ARCH_MISMATCH, the GPU is too old; "
+        "BAD_PARAM, an invalid descriptor or shape. A cuDNN other than the one TensorRT was built against "
+        "(its 'linked against cuDNN' warning) is the usual cause.",
+        "Load the cuDNN version this TensorRT release was built with (its support matrix; the 'TensorRT was "
+        "linked against cuDNN X but loaded Y' warning names both), or stop TensorRT from using cuDNN "
+        "tactics: config.set_tactic_sources without TacticSource.CUDNN, trtexec --tacticSources=-CUDNN "
+        "(TensorRT 10 leaves cuDNN out by default), then rebuild the engine; for ALLOC_FAILED free GPU "
+        "memory or lower the batch.",
+        "NVIDIA TensorRT: include/NvInfer.h (TacticSource::kCUDNN, IBuilderConfig::setTacticSources); NVIDIA "
+        "cuDNN API reference (cudnnStatus_t values); NVIDIA TensorRT support matrix",
+        "",
+        REASON,
+    ),
+    Clause(
         "trt-lazy-loading-off",
         ("tensorrt",),
         "cuda lazy loading is not enabled",
@@ -3636,6 +3673,23 @@ CLAUSES: tuple[Clause, ...] = (
         "microsoft/onnxruntime: onnxruntime/core/graph/graph.cc (Graph::Graph initializer-in-inputs "
         "warning); "
         "onnxruntime/tools/python/remove_initializer_from_input.py",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-unused-initializer-removed",
+        ("onnxruntime",),
+        "it is not used by any node and should be removed",
+        r"Removing initializer '(?P<tensor>[^'\n]{1,200})'\. It is not used by any node and should be "
+        r"removed",
+        "A warning, not an error: initializer {tensor} is in the model but no node reads it (often left "
+        "by an exporter or after constant folding), so onnxruntime drops it when it loads the graph. "
+        "Results are not affected.",
+        "Ignore it, or clean the model once so the warning goes: onnx-simplifier or "
+        "onnxruntime.transformers.onnx_model.OnnxModel(model).prune_graph(), or remove {tensor} from "
+        "graph.initializer with the onnx API, then save the model again.",
+        "microsoft/onnxruntime: onnxruntime/core/graph/graph.cc (Graph::CleanUnusedInitializersAndNodeArgs "
+        "warning); onnxruntime/python/tools/transformers/onnx_model.py (prune_graph)",
         "",
         REASON,
     ),

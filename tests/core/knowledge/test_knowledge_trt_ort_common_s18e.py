@@ -195,3 +195,65 @@ def test_a_builder_shape_or_format_check_is_answered_by_its_clause(
     kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
 ) -> None:
     assert_answered(kb, message, named, clause=clause)
+
+
+@pytest.mark.parametrize(
+    ("message", "clause", "named"),
+    [
+        (
+            "[TRT] [W] Using default stream in enqueueV3() may lead to performance issues due to additional "
+            "calls to cudaStreamSynchronize() by TensorRT to ensure correct synchronization. Please use "
+            "non-default stream instead.",
+            "trt-default-stream",
+            ("enqueueV3()", "execute_async_v3"),
+        ),
+        (
+            "[TRT] [E] 1: [convolutionRunner.cpp::executeConv::465] Error Code 1: Cudnn "
+            "(CUDNN_STATUS_ARCH_MISMATCH)",
+            "trt-cudnn-status",
+            ("CUDNN_STATUS_ARCH_MISMATCH", "--tacticSources=-CUDNN"),
+        ),
+        (
+            "2024-03-01 10:00:00.1 [W:onnxruntime:, graph.cc:3553 CleanUnusedInitializersAndNodeArgs] "
+            "Removing "
+            "initializer 'head.anchor_grid'. It is not used by any node and should be removed from the "
+            "model.",
+            "ort-unused-initializer-removed",
+            ("head.anchor_grid", "prune_graph"),
+        ),
+    ],
+    ids=["default-stream", "cudnn-status", "unused-initializer"],
+)
+def test_a_runtime_or_load_notice_is_answered_by_its_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
+
+
+def test_a_torch_tensorrt_input_on_the_cpu_is_answered_with_the_device_it_was_on(kb: KnowledgeBase) -> None:
+    """pytorch/TensorRT's execute_engine.cpp checks the device, then the type, of every input."""
+    assert_answered(
+        kb,
+        "RuntimeError: [Error thrown at core/runtime/execute_engine.cpp:101] Expected inputs[i].is_cuda() to "
+        "be true but got false\nExpected input tensors to have device cuda, found device cpu",
+        ("device cpu", ".to('cuda')"),
+        entry="tensorrt-torch-tensorrt-input-device-type",
+    )
+    assert_answered(
+        kb,
+        "Expected input tensors to have type Half, found type float",
+        ("type float", "Half"),
+        entry="tensorrt-torch-tensorrt-input-device-type",
+    )
+
+
+def test_a_quantizer_without_a_weight_type_is_answered_with_the_tensor(kb: KnowledgeBase) -> None:
+    """onnxruntime.quantization's get_tensor_type, when shape inference gave the tensor no type."""
+    assert_answered(
+        kb,
+        "RuntimeError: Unable to find data type for weight_name='/dec/blk2/ffn/MatMul_output_0'. "
+        "shape_inference failed to return a type probably this node is from a different domain or using an "
+        "input produced by such an operator. This may happen if you quantize a model already quantized.",
+        ("/dec/blk2/ffn/MatMul_output_0", "DefaultTensorType", "preprocess"),
+        entry="onnxruntime-quantization-weight-type-unknown",
+    )
