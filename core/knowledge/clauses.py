@@ -3495,6 +3495,25 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "trt-duplicate-region-name",
+        ("tensorrt",),
+        "found duplicate region name",
+        r"Found duplicate region name (?P<tensor>[^\n)']{1,200}(?:\) \[[^\n)']{1,80})?)",
+        "A sanity check of TensorRT's builder found two memory regions (tensors of the optimised graph) "
+        "named {tensor}: two tensors of the network share one name, or one tensor is read through two "
+        "paths the builder named alike. It shows with ONNX graphs that reuse an output name or feed one "
+        "constant to several consumers (paddle2onnx and mmdeploy exports), most often in INT8 or Q/DQ "
+        "builds, and is a builder limitation rather than a model error.",
+        "Give every tensor of the ONNX graph a unique name and fold constants so shared constants "
+        "disappear: polygraphy surgeon sanitize model.onnx --fold-constants -o folded.onnx (or onnxsim), "
+        "then rebuild; if {tensor} is an unnamed constant, duplicate it per consumer with "
+        "onnx-graphsurgeon; a newer TensorRT release often builds the same graph.",
+        "NVIDIA TensorRT builder wording (checkSanity: 'Found duplicate region name'); threads "
+        "NVIDIA/TensorRT#2347, open-mmlab/mmdeploy#1418",
+        "",
+        REASON,
+    ),
+    Clause(
         "trt-kernel-weights-count",
         ("tensorrt",),
         "weights has count",

@@ -257,3 +257,23 @@ def test_a_quantizer_without_a_weight_type_is_answered_with_the_tensor(kb: Knowl
         ("/dec/blk2/ffn/MatMul_output_0", "DefaultTensorType", "preprocess"),
         entry="onnxruntime-quantization-weight-type-unknown",
     )
+
+
+def test_a_duplicate_region_is_answered_with_the_tensor_it_named(kb: KnowledgeBase) -> None:
+    assert_answered(
+        kb,
+        "[TRT] [E] 2: [checkSanity.cpp::checkSanity::107] Error Code 2: Internal Error (Assertion "
+        "inserted.second failed. Found duplicate region name (Unnamed Layer* 88) [Constant]_output')",
+        ("(Unnamed Layer* 88) [Constant]_output", "--fold-constants"),
+        clause="trt-duplicate-region-name",
+    )
+
+
+def test_a_duplicate_region_name_stops_at_the_name(kb: KnowledgeBase) -> None:
+    top = kb.lookup(
+        "[TRT] [E] 2: [checkSanity.cpp::checkSanity::106] Error Code 2: Internal Error (Assertion "
+        "regionNames.find(r->name) == regionNames.end() failed. Found duplicate region name "
+        "/neck/Concat_3_output_0)",
+        top=1,
+    )[0]
+    assert ("tensor", "/neck/Concat_3_output_0") in top.captures
