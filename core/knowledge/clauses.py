@@ -3328,6 +3328,531 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- s18e: TensorRT builder/runtime and onnxruntime session classes users hit most -------------------
+    Clause(
+        "trt-plugin-creator-missing-at-load",
+        ("tensorrt",),
+        "iplugincreator not found",
+        r"Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin Registry",
+        "The engine holds a plugin layer, and while deserializing it TensorRT looked for the creator of that "
+        "plugin in its plugin registry and found none: a plugin's creator is registered only by the library "
+        "that defines it (libnvinfer_plugin's initLibNvInferPlugins for TensorRT's own _TRT plugins such as "
+        "EfficientNMS_TRT, ScatterND, InstanceNormalization_TRT; your or a framework's plugin library for "
+        "the "
+        "others), and the process that loads the engine never registered it, though the one that built it "
+        "did.",
+        "Register the plugins before deserialize_cuda_engine, as the build did: trt.init_libnvinfer_plugins"
+        "(logger, '') (C++: initLibNvInferPlugins(&logger, \"\")) for TensorRT's plugins, ctypes.CDLL"
+        "('libmy_plugin.so') or getPluginRegistry()->loadLibrary() for a custom one, trtexec --plugins= / "
+        "--dynamicPlugins=; the plugin library must be built for this TensorRT release. To do without, "
+        "rebuild the engine with the plugin included (IBuilderConfig setPluginsToSerialize / "
+        "--setPluginsToSerialize in TensorRT 10) or replace the op with layers TensorRT has.",
+        "NVIDIA TensorRT: include/NvInferPlugin.h (initLibNvInferPlugins), include/NvInferRuntime.h "
+        "(IPluginRegistry::getCreator, loadLibrary; IBuilderConfig::setPluginsToSerialize); libnvinfer's "
+        "pluginV2Runner wording 'Cannot deserialize plugin since corresponding IPluginCreator not found in "
+        "Plugin Registry'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-plugin-registry-cannot-find",
+        ("tensorrt",),
+        "cannot find plugin: ",
+        r"Cannot find plugin: (?P<op>[\w.:/-]{1,120}), version: (?P<version>[\w.]{1,20})"
+        r"(?:, namespace:\s?(?P<namespace>[\w.:-]{0,60}))?",
+        "TensorRT's plugin registry has no creator for plugin {op} version {version} (namespace "
+        "'{namespace|}'): the ONNX parser asks for one for an op it has no importer for, and the runtime for "
+        "every plugin layer of an engine it deserializes; a creator exists only once the library defining it "
+        "is loaded and registered (TensorRT's own plugins by initLibNvInferPlugins, custom ones by their "
+        "library), under the same name, version and namespace.",
+        "Load the library that defines {op} before parsing or deserializing: trt.init_libnvinfer_plugins"
+        "(logger, '') for TensorRT's plugins, ctypes.CDLL('libmy_plugin.so') or getPluginRegistry()"
+        "->loadLibrary(path) for a custom one (trtexec --dynamicPlugins=lib.so); check that its creator "
+        "registers {op} with version {version} in the namespace the model or engine asks for; if no "
+        "plugin of that name exists, replace the op in the model with ops TensorRT imports.",
+        _TRT_LEAN
+        + " ('Cannot find plugin: ', ', version: ', ', namespace:'); "
+        + _TRT_RUNTIME_H
+        + " (IPluginRegistry::getCreator)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-plugin-scratch-space",
+        ("tensorrt",),
+        "bytes of scratch space",
+        r"plugin node (?P<op>[^\n]{1,300}?) ?requires (?P<value>\d{1,20}) bytes of scratch space, but only "
+        r"(?P<value2>\d{1,20}) is available",
+        "The plugin layer {op} asked (through its getWorkspaceSize) for {value} bytes of workspace at the "
+        "shapes of the optimisation profile, more than the builder's workspace pool of {value2} bytes, so "
+        "no engine can hold it. A plugin's need grows with the batch and sequence sizes of the profile's "
+        "maximum shapes.",
+        "Raise the workspace pool above {value} bytes (config.set_memory_pool_limit(trt.MemoryPoolType."
+        "WORKSPACE, N); trtexec --memPoolSize=workspace:NM; older releases setMaxWorkspaceSize), which the "
+        "GPU must have free, or lower the profile's maximum shapes (batch, sequence length; trtexec "
+        "--maxShapes=, trtllm-build --max_batch_size/--max_input_len/--max_num_tokens) so {op} asks for "
+        "less.",
+        "NVIDIA TensorRT: include/NvInfer.h (IBuilderConfig::setMemoryPoolLimit, "
+        "MemoryPoolType::kWORKSPACE), "
+        "include/NvInferRuntime.h (IPluginV2DynamicExt::getWorkspaceSize); threads NVIDIA/TensorRT#1363, "
+        "NVIDIA/TensorRT-LLM#2688",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-tactics-short-of-workspace",
+        ("tensorrt",),
+        "do not have sufficient workspace memory",
+        r"Some tactics do not have sufficient workspace memory to run\. Increasing workspace size "
+        r"(?:will enable more tactics|may increase performance)",
+        "A warning of TensorRT's builder, not a failure: some candidate kernels (tactics) of some layers "
+        "need more scratch memory than the workspace pool allows, so they were not timed; the engine is "
+        "built from the tactics that fit and may be slower than it could be.",
+        "If the engine is fast enough, leave it. Otherwise raise the workspace pool "
+        "(config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, 1 << 32); trtexec "
+        "--memPoolSize=workspace:4096M), within the GPU's free memory; a verbose build "
+        "(trt.Logger.VERBOSE, trtexec --verbose) lists the sizes the skipped tactics asked for.",
+        "NVIDIA TensorRT: include/NvInfer.h (IBuilderConfig::setMemoryPoolLimit); NVIDIA TensorRT Developer "
+        "Guide (memory pools, tactic selection); thread linghu8812/tensorrt_inference#56",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-fp16-weights-subnormal",
+        ("tensorrt",),
+        "when converted to fp16",
+        r"Weights \[name=(?P<layer>[^\n\]]{1,300})\] had the following issues when converted to FP16",
+        "A warning of TensorRT's FP16 build, not a failure: weights of layer {layer} have values FP16 "
+        "cannot hold exactly: magnitudes under 6.1e-5 become subnormal or are raised to the smallest "
+        "subnormal (6e-8), values over 65504 are clamped. Tiny weights rarely matter; clamped ones can "
+        "change "
+        "the output.",
+        "Compare the FP16 engine's outputs with FP32 (polygraphy run model.onnx --trt --fp16 --onnxrt); if "
+        "they agree, ignore the warning. If not, keep {layer} in FP32 (layer.precision = trt.float32 with "
+        "BuilderFlag.OBEY_PRECISION_CONSTRAINTS; trtexec --precisionConstraints=obey "
+        "--layerPrecisions=name:fp32), or retrain with weight decay so the weights fit FP16's range.",
+        "NVIDIA TensorRT Developer Guide (reduced precision; layer precision constraints); threads "
+        "Linaom1214/TensorRT-For-YOLO-Series#56, blakeblackshear/frigate#5268",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-fp16-values-detected",
+        ("tensorrt",),
+        "fp16",
+        r"(?P<value>(?i:subnormal FP16 values|Values less than smallest positive FP16 Subnormal value"
+        r"|Values out of range of FP16|FP16 values out of range))",
+        "A warning of TensorRT's FP16 build, not a failure: some weights converted to FP16 hit '{value}': "
+        "magnitudes under 6.1e-5 become subnormal or are raised to the smallest subnormal (6e-8), values "
+        "over 65504 are clamped. Tiny weights rarely matter; clamped ones can change the output. The line "
+        "before names the layer whose weights these are.",
+        "Compare the FP16 engine's outputs with FP32 (polygraphy run model.onnx --trt --fp16 --onnxrt); if "
+        "they agree, ignore the warning. If not, keep the layers named in the 'Weights [name=...]' lines in "
+        "FP32 (layer.precision = trt.float32 with BuilderFlag.OBEY_PRECISION_CONSTRAINTS; trtexec "
+        "--precisionConstraints=obey --layerPrecisions=name:fp32), or retrain with weight decay so the "
+        "weights fit FP16's range.",
+        "NVIDIA TensorRT Developer Guide (reduced precision; layer precision constraints); threads "
+        "Linaom1214/TensorRT-For-YOLO-Series#56, blakeblackshear/frigate#5268",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-layernorm-fp16-overflow",
+        ("tensorrt",),
+        "layernorm",
+        r"Detected layernorm nodes in FP16|Running layernorm after self-attention (?:in FP16|with FP16 "
+        r"Reduce "
+        r"or Pow) may cause overflow",
+        "A warning of TensorRT's FP16 build, not a failure: the network has layer normalisations built from "
+        "elementwise ops (ReduceMean, Pow, Sqrt: an export below opset 17), whose sum of squares can "
+        "overflow FP16 after attention and give inf/NaN outputs; newer releases force those Reduce/Pow "
+        "layers to FP32 themselves and say so on the same line.",
+        "If the FP16 outputs match FP32 (polygraphy run model.onnx --trt --fp16 --onnxrt), nothing to do. "
+        "Otherwise export with opset 17 or later so LayerNormalization becomes one INormalizationLayer, or "
+        "keep the layernorm's Pow/ReduceMean layers in FP32 (trtexec --precisionConstraints=obey "
+        "--layerPrecisions=*Pow*:fp32,*ReduceMean*:fp32; layer.precision with OBEY_PRECISION_CONSTRAINTS).",
+        "NVIDIA TensorRT: include/NvInfer.h (INormalizationLayer, BuilderFlag::kOBEY_PRECISION_CONSTRAINTS); "
+        "TensorRT's builder wording 'Detected layernorm nodes in FP16.' / 'Running layernorm after "
+        "self-attention in FP16 may cause overflow. Exporting the model to the latest available ONNX opset "
+        "(later than opset 17) to use the INormalizationLayer, or forcing layernorm layers to run in FP32 "
+        "precision can help with preserving accuracy.'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-int8-missing-scale",
+        ("tensorrt",),
+        "missing scale and zero-point for tensor",
+        r"Missing scale and zero-point for tensor (?P<tensor>[^\n,]{1,200}?), expect fall back to non-int8",
+        "A warning of TensorRT's INT8 build: tensor {tensor} has no INT8 scale (no dynamic range from the "
+        "calibrator or cache, and no Q/DQ around it), so every layer that reads or writes it runs in FP16 "
+        "or FP32. Calibration caches made for another graph, layers the calibrator never saw (outputs, "
+        "shape tensors, plugin outputs), or a partly quantised Q/DQ model cause it.",
+        "If speed is enough, it can stay. Otherwise give {tensor} a range: recalibrate with the same ONNX "
+        "graph and delete a stale calibration cache, set it by hand (ITensor.set_dynamic_range(-a, a)), "
+        "or add QuantizeLinear/DequantizeLinear around it in a Q/DQ model (pytorch-quantization, "
+        "modelopt); outputs and index tensors are meant to stay non-INT8.",
+        "NVIDIA TensorRT Developer Guide (INT8: calibration, setDynamicRange, explicit quantization); "
+        "NVIDIA TensorRT: include/NvInfer.h (ITensor::setDynamicRange)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-broadcast-not-conformable",
+        ("tensorrt",),
+        "broadcast dimensions must be conformable",
+        r"(?:\bI\w{1,40}Layer )?(?P<op>[^\s():][^\n():]{0,200}?): broadcast dimensions must be conformable",
+        "While computing shapes TensorRT found that the two inputs of {op} (an elementwise, select or "
+        "matrix-multiply layer) cannot broadcast: on some axis their sizes differ and neither is 1. Most "
+        "often the ONNX graph is itself inconsistent at these shapes (onnxruntime fails on the same node), "
+        "or a shape computed from a dynamic input ends up different on the two branches that meet at "
+        "{op}.",
+        "Check the shapes that reach {op}: run the model in onnxruntime with the same inputs, or "
+        "polygraphy inspect model model.onnx --show layers after folding; simplify the graph first "
+        "(polygraphy surgeon sanitize --fold-constants, onnxsim) so shapes are static where they can be; "
+        "for dynamic inputs, build a profile whose min/opt/max keep the two branches the same size, or "
+        "fix the model (an explicit Unsqueeze/Reshape) so the sizes agree.",
+        "NVIDIA TensorRT: graphShapeAnalyzer's wording 'broadcast dimensions must be conformable' (its "
+        "IElementWiseLayer broadcast rule, NvInfer.h: dimensions equal or one of them 1); threads "
+        "NVIDIA/TensorRT#3210, NVIDIA/TensorRT#1870 (maintainer: the two inputs' dims differ and cannot "
+        "broadcast), pytorch/TensorRT#961",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-concat-dims-mismatch",
+        ("tensorrt",),
+        "all concat input tensors must have the same",
+        r"(?:(?P<op>[^\s():][^\n():]{0,200}?): )?all concat input tensors must have the same "
+        r"(?:dimensions except on the concatenation axis \((?P<axis>-?\d{1,3})\)|number of dimensions)"
+        r"(?:[^\n]{0,80}?Input 0 shape: (?P<shape>\[[\d,-]{0,80}\]), Input (?P<index>\d{1,4}) shape: "
+        r"(?P<shape2>\[[\d,-]{0,80}\]))?",
+        "The inputs of concatenation {op|layer} disagree off the joining axis (axis {axis|not shown}; "
+        "shapes {shape|not printed} and {shape2|not printed}): only the axis they are joined on may "
+        "differ, and all must have the same rank. Usual causes: an input size the network's strides do "
+        "not divide (a stride-2 branch rounds, the upsampled one doubles, so the skip connection is off "
+        "by one), an axis counted without the batch dimension, or a branch that lost or gained a "
+        "dimension (a missing Unsqueeze).",
+        "Feed an input size that is a multiple of the network's total stride (32 for most detectors) or "
+        "keep the profile's shapes to such sizes; check the concat axis of {op|the layer} counts the batch "
+        "dimension (explicit batch networks do); for a rank mismatch add the Unsqueeze/Reshape the "
+        "framework did implicitly; compare the shapes with onnxruntime on the same input.",
+        "NVIDIA TensorRT: include/NvInfer.h (IConcatenationLayer: all inputs must have the same dimensions "
+        "except along the concatenation axis); threads NVIDIA/TensorRT#1324, NVIDIA/TensorRT#1385, "
+        "onnx/onnx-tensorrt#666",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-no-format-for-types",
+        ("tensorrt",),
+        "could not find any supported formats consistent with input/output data types",
+        r"(?P<op>[^\s()][^\n()]{0,200}?)(?: \[\w{1,40}\])?: could not find any supported formats "
+        r"consistent with input/output data types",
+        "No implementation of {op} accepts the combination of data types and layouts its inputs and "
+        "outputs have here. For a plugin, its supportsFormatCombination accepts none of the types the "
+        "network gives it (FP16 or INT8 requested by --fp16/--int8 when the plugin takes only FP32, an "
+        "INT64 or INT32 input it does not handle); for a built-in layer, the precision asked for it "
+        "(layer precision, strongly typed network) has no kernel.",
+        "For a plugin, make supportsFormatCombination accept the types and TensorFormat::kLINEAR layout "
+        "{op} receives, or give its inputs the types it takes (a Cast before it; build without --int8/"
+        "--fp16 to check, or keep {op} in FP32 with --layerPrecisions); for a built-in layer, drop the "
+        "precision constraint on {op} or cast its inputs to a type it supports. The plugin library must "
+        "be built for this TensorRT release.",
+        "NVIDIA TensorRT: include/NvInferRuntime.h (IPluginV2DynamicExt::supportsFormatCombination); "
+        "threads NVIDIA/TensorRT#1315 (maintainer: check supportsFormatCombination), NVIDIA/TensorRT#954, "
+        "open-mmlab/mmdeploy#1928",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-duplicate-region-name",
+        ("tensorrt",),
+        "found duplicate region name",
+        r"Found duplicate region name (?P<tensor>[^\n)']{1,200}(?:\) \[[^\n)']{1,80})?)",
+        "A sanity check of TensorRT's builder found two memory regions (tensors of the optimised graph) "
+        "named {tensor}: two tensors of the network share one name, or one tensor is read through two "
+        "paths the builder named alike. It shows with ONNX graphs that reuse an output name or feed one "
+        "constant to several consumers (paddle2onnx and mmdeploy exports), most often in INT8 or Q/DQ "
+        "builds, and is a builder limitation rather than a model error.",
+        "Give every tensor of the ONNX graph a unique name and fold constants so shared constants "
+        "disappear: polygraphy surgeon sanitize model.onnx --fold-constants -o folded.onnx (or onnxsim), "
+        "then rebuild; if {tensor} is an unnamed constant, duplicate it per consumer with "
+        "onnx-graphsurgeon; a newer TensorRT release often builds the same graph.",
+        "NVIDIA TensorRT builder wording (checkSanity: 'Found duplicate region name'); threads "
+        "NVIDIA/TensorRT#2347, open-mmlab/mmdeploy#1418",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-kernel-weights-count",
+        ("tensorrt",),
+        "weights has count",
+        r"(?P<layer>[^\n]{1,200}?): ?kernel weights has count (?P<value>\d{1,12}) but (?P<value2>\d{1,12}) "
+        r"was expected",
+        "Layer {layer} was given {value} kernel weights but its declared shape (output maps x input "
+        "channels / groups x kernel size) needs {value2}: the weights do not belong to this layer as "
+        "declared. With the network API (tensorrtx-style .wts files) the weight file and the network "
+        "definition disagree: another model variant, another number of classes, or a wrong channel count "
+        "or group.",
+        "Make the declaration and the weights agree for {layer}: regenerate the weight file from the same "
+        "model the network code describes, or set the code's constants (number of classes, width/depth "
+        "multipliers, kernel size, groups) to those of the trained model; {value2} / (kernel height x "
+        "width) gives the channel product the layer expects.",
+        "NVIDIA TensorRT Developer Guide, Troubleshooting (error message 'kernel weights has count <X> but "
+        "<Y> was expected': the weights do not match the layer)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-linked-against-loaded",
+        ("tensorrt",),
+        "was linked against",
+        r"TensorRT was linked against (?P<lib>cuBLAS/cuBLAS LT|cuDNN|cuBLAS LT|cuBLAS) "
+        r"(?P<value>\d[\d.]{0,19})"
+        r" but loaded (?:cuBLAS/cuBLAS LT |cuDNN |cuBLAS LT |cuBLAS )?(?P<value2>\d[\d.]{0,19}\d)",
+        "A warning: this TensorRT was built against {lib} {value}, but the process loaded {lib} {value2} "
+        "(another copy earlier on the library path, a framework's bundled one, or a different CUDA "
+        "toolkit). Builds and runs usually still work; tactics from that library may fail or be skipped.",
+        "Make the process load {lib} {value}: install the version the TensorRT release notes list, put its "
+        "directory first on LD_LIBRARY_PATH/PATH (or import the framework that bundles it after "
+        "TensorRT), or leave that tactic source out (config.set_tactic_sources; trtexec "
+        "--tacticSources=-CUBLAS,-CUBLAS_LT,-CUDNN) so TensorRT does not use it.",
+        "NVIDIA TensorRT: include/NvInfer.h (TacticSource, IBuilderConfig::setTacticSources); NVIDIA "
+        "TensorRT support matrix (cuDNN/cuBLAS versions per release); thread NVIDIA/TensorRT#426",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-target-sm-not-supported",
+        ("tensorrt",),
+        "is not supported by this tensorrt release",
+        r"Target GPU SM (?P<value>\d{2,3}) is not supported by this TensorRT release",
+        "This TensorRT release has no kernels for the GPU's compute capability SM {value}: each release "
+        "supports a range of GPU architectures (its support matrix), and TensorRT 10 dropped older ones "
+        "that 8.x still ran; a GPU newer than the release (SM 120 on an early 10.x) is refused the same way.",
+        "Use a TensorRT release whose support matrix lists SM {value}: an older line for an old GPU (the 8.6 "
+        "line for Pascal SM 6x), a newer one, built for a CUDA that supports it, for a new GPU. Engines are "
+        "built per GPU architecture, so build on the target GPU with that release; otherwise run the "
+        "model with another backend (onnxruntime's CUDA provider).",
+        "NVIDIA TensorRT support matrix and release notes (supported compute capabilities per release); "
+        "libnvinfer builderHelpers checkCurrentSMEnabled wording 'Target GPU SM N is not supported by this "
+        "TensorRT release.'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-default-stream",
+        ("tensorrt",),
+        "using default stream in enqueue",
+        r"Using default stream in enqueue(?P<value>[\w()/]{0,40}?) may lead to performance issues",
+        "A TensorRT runtime warning, not an error: enqueue{value|} was called on CUDA's default (legacy) "
+        "stream, so TensorRT adds synchronisations around the launch to stay correct, which costs time.",
+        "Create a stream of your own and pass it: stream = torch.cuda.Stream() (or cuda.cuStreamCreate / "
+        "cudaStreamCreate) and context.execute_async_v3(stream.cuda_stream), then synchronise that stream; "
+        "with Polygraphy or pycuda, give the runner a non-default stream the same way.",
+        _TRT_LEAN + " ('Using default stream in enqueueV3() may lead to performance issues due to additional "
+        "calls to cudaStreamSynchronize() by TensorRT to ensure correct synchronization. Please use "
+        "non-default stream instead.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-cudnn-status",
+        ("tensorrt",),
+        "cudnn_status_",
+        r"\b(?P<status>CUDNN_STATUS_[A-Z_]{2,40})",
+        "A cuDNN call TensorRT made for a layer using a cuDNN tactic (convolution, deconvolution, pooling, "
+        "LRN) returned {status}. cuDNN's own meanings: EXECUTION_FAILED, the GPU program failed to run "
+        "(an earlier bad access or a cuDNN build not made for this GPU); NOT_SUPPORTED, no implementation "
+        "for this configuration; ALLOC_FAILED, memory ran out; ARCH_MISMATCH, the GPU is too old; "
+        "BAD_PARAM, an invalid descriptor or shape. A cuDNN other than the one TensorRT was built against "
+        "(its 'linked against cuDNN' warning) is the usual cause.",
+        "Load the cuDNN version this TensorRT release was built with (its support matrix; the 'TensorRT was "
+        "linked against cuDNN X but loaded Y' warning names both), or stop TensorRT from using cuDNN "
+        "tactics: config.set_tactic_sources without TacticSource.CUDNN, trtexec --tacticSources=-CUDNN "
+        "(TensorRT 10 leaves cuDNN out by default), then rebuild the engine; for ALLOC_FAILED free GPU "
+        "memory or lower the batch.",
+        "NVIDIA TensorRT: include/NvInfer.h (TacticSource::kCUDNN, IBuilderConfig::setTacticSources); NVIDIA "
+        "cuDNN API reference (cudnnStatus_t values); NVIDIA TensorRT support matrix",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-lazy-loading-off",
+        ("tensorrt",),
+        "cuda lazy loading is not enabled",
+        r"CUDA lazy loading is not enabled",
+        "A TensorRT warning, not an error: CUDA's module lazy loading is off, so every CUDA kernel "
+        "TensorRT ships is loaded at start-up, costing device memory and start-up time.",
+        "Set CUDA_MODULE_LOADING=LAZY in the environment before the process starts (needs CUDA 11.7 or "
+        "later; it is the default from CUDA 12.2), or ignore the warning: engines behave the same.",
+        _TRT_LEAN + " ('CUDA lazy loading is not enabled. Enabling it can significantly reduce device memory "
+        "usage and speed up TensorRT initialization.'); CUDA C Programming Guide (CUDA_MODULE_LOADING)",
+        "",
+        REASON,
+    ),
+    # onnxruntime session creation and feeds
+    Clause(
+        "ort-pybind-dll-load-failed",
+        ("onnxruntime",),
+        "importing onnxruntime_pybind11_state",
+        r"DLL load failed while importing onnxruntime_pybind11_state: ?(?P<value>[^\n]{0,200})",
+        "Python found onnxruntime but Windows could not load its native module or a DLL it needs "
+        "({value|no reason given}): most often the Microsoft Visual C++ 2019+ runtime is missing, an "
+        "onnxruntime.dll of another version is found first on PATH or in System32, both onnxruntime and "
+        "onnxruntime-gpu are installed over each other, or (GPU builds) CUDA/cuDNN DLLs are not found.",
+        "Install the latest Visual C++ Redistributable (x64); pip uninstall onnxruntime onnxruntime-gpu "
+        "onnxruntime-directml, then install just one; remove stray onnxruntime.dll copies from "
+        "PATH/System32; "
+        "for onnxruntime-gpu put the CUDA and cuDNN bin folders on PATH (or, from 1.21, call "
+        "onnxruntime.preload_dlls() before creating a session).",
+        "microsoft/onnxruntime: onnxruntime/__init__.py (import of capi.onnxruntime_pybind11_state; "
+        "preload_dlls); docs 'Install ONNX Runtime' (Windows requirements: Visual C++ redistributable)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-nodes-not-on-preferred-ep",
+        ("onnxruntime",),
+        "some nodes were not assigned to the preferred execution providers",
+        r"Some nodes were not assigned to the preferred execution providers",
+        "A warning of session creation, not an error: some nodes run on a provider other than the first "
+        "one asked for (usually the CPU), either because that provider has no kernel for them or because "
+        "onnxruntime puts shape computations on the CPU on purpose.",
+        "Nothing to fix if speed is fine. To see which nodes went where, create the session with "
+        "so.log_severity_level = 0 (verbose) and read the node placement lines; for nodes with no kernel on "
+        "your provider, change the op or its data type in the model (or use a build whose provider "
+        "supports it).",
+        "microsoft/onnxruntime: onnxruntime/core/framework/session_state.cc (VerifyEachNodeIsAssignedToAnEp)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-memcpy-nodes-added",
+        ("onnxruntime",),
+        "memcpy nodes are added to the graph",
+        r"(?P<value>\d{1,6}) Memcpy nodes are added to the graph (?P<graph>[^\s]{0,200}) ?for "
+        r"(?P<provider>\w{1,60}ExecutionProvider)",
+        "A warning, not an error: {value} copies between host and device were inserted into graph "
+        "{graph|} because some nodes run on the CPU while their neighbours run on {provider} (no "
+        "{provider} kernel for them, or shape ops kept on the CPU). Each copy costs time, and any of them "
+        "stops CUDA graph capture.",
+        "If speed is fine, ignore it. Otherwise set so.log_severity_level = 1 (or 0) to list the nodes "
+        "assigned to the CPU, then change those ops or their data types in the model (int64 or double "
+        "tensors often have no GPU kernel), keep I/O on the device with IOBinding, and avoid enable_cuda_"
+        "graph while {value} copies remain.",
+        "microsoft/onnxruntime: onnxruntime/core/optimizer/transformer_memcpy.cc "
+        "(MemcpyTransformer::ApplyImpl "
+        "warning)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-initializer-in-graph-inputs",
+        ("onnxruntime",),
+        "appears in graph inputs and will not be treated",
+        r"Initializer (?P<tensor>[^\s]{1,200}) appears in graph inputs and will not be treated as constant",
+        "A warning, not an error: weight {tensor} is both an initializer and a graph input, so a caller "
+        "could override it, and onnxruntime does not treat it as a constant: constant folding and fusions "
+        "that need it are skipped (old exporters listed every weight as an input).",
+        "Remove the initializers from the graph inputs with onnxruntime's script "
+        "onnxruntime/tools/python/remove_initializer_from_input.py --input model.onnx --output fixed.onnx, "
+        "or re-export (torch.onnx.export(..., keep_initializers_as_inputs=False)); the outputs do not "
+        "change, the session gets faster.",
+        "microsoft/onnxruntime: onnxruntime/core/graph/graph.cc (Graph::Graph initializer-in-inputs "
+        "warning); "
+        "onnxruntime/tools/python/remove_initializer_from_input.py",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-unused-initializer-removed",
+        ("onnxruntime",),
+        "it is not used by any node and should be removed",
+        r"Removing initializer '(?P<tensor>[^'\n]{1,200})'\. It is not used by any node and should be "
+        r"removed",
+        "A warning, not an error: initializer {tensor} is in the model but no node reads it (often left "
+        "by an exporter or after constant folding), so onnxruntime drops it when it loads the graph. "
+        "Results are not affected.",
+        "Ignore it, or clean the model once so the warning goes: onnx-simplifier or "
+        "onnxruntime.transformers.onnx_model.OnnxModel(model).prune_graph(), or remove {tensor} from "
+        "graph.initializer with the onnx API, then save the model again.",
+        "microsoft/onnxruntime: onnxruntime/core/graph/graph.cc (Graph::CleanUnusedInitializersAndNodeArgs "
+        "warning); onnxruntime/python/tools/transformers/onnx_model.py (prune_graph)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-providers-parameter-required",
+        ("onnxruntime",),
+        "required to explicitly set the providers parameter",
+        r"This ORT build has (?P<value>\[[^\]\n]{1,300}\]) enabled\. Since ORT 1\.9, you are required to "
+        r"explicitly set the providers parameter",
+        "The installed onnxruntime has providers other than the CPU one ({value}), and since 1.9 "
+        "InferenceSession no longer picks among them: a session created without providers= is refused. "
+        "Old code or libraries that call InferenceSession(path) alone hit this on a GPU build.",
+        "Pass the providers in order of preference, e.g. onnxruntime.InferenceSession(path, providers="
+        "['CUDAExecutionProvider', 'CPUExecutionProvider']) (pick from {value}); in a library that does not "
+        "pass them, update it, or patch its InferenceSession call the same way.",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_inference_collection.py "
+        "(InferenceSession._create_inference_session)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-feed-not-numpy",
+        ("onnxruntime",),
+        "input must be a list of dictionaries or a single numpy array",
+        r"Input must be a list of dictionaries or a single numpy array(?: for input "
+        r"'(?P<input>[^'\n]{1,200})')?",
+        "The value fed for input {input|of the model} is neither a numpy array nor what a map or sequence "
+        "input takes: a torch tensor, a list of arrays, a PIL image or a Python scalar was passed in the "
+        "feed dict.",
+        "Feed a numpy array of the model's dtype for {input|each input}: {'{input|name}': "
+        "np.ascontiguousarray"
+        "(x.detach().cpu().numpy(), dtype=np.float32)} (session.get_inputs() gives names and types); to "
+        "keep data on the GPU use IOBinding or OrtValue.ortvalue_from_numpy instead of torch tensors.",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_mlvalue.cc (CreateGenericMLValue / map "
+        "inputs: 'Input must be a list of dictionaries or a single numpy array for input ')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-external-data-needs-model-path",
+        ("onnxruntime",),
+        "model_path must not be empty",
+        r"model_path must not be empty",
+        "An initializer of the model keeps its data in an external file, located relative to the model's "
+        "own path, but onnxruntime had no path: the model was given as bytes (InferenceSession(model."
+        "SerializeToString()) or an in-memory ModelProto), or an execution provider rebuilt part of the "
+        "graph without it (seen with the CoreML provider).",
+        "Create the session from the .onnx file path, with its external data file beside it; or make the "
+        "model self-contained before passing bytes (onnx.load(path) loads the external data, then "
+        "onnx.save(model, out, save_as_external_data=False) below 2 GB); for the CoreML provider, load by "
+        "path or inline the weights the same way.",
+        "microsoft/onnxruntime: onnxruntime/core/optimizer/initializer.cc and core/framework/"
+        "tensorprotoutils.cc (external data read relative to the model path: '!model_path.empty() was false. "
+        "model_path must not be empty.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-dml-memory-pattern-off",
+        ("onnxruntime",),
+        "having memory pattern enabled is not supported",
+        r"Having memory pattern enabled is not supported while using the DML Execution Provider",
+        "A notice, not an error: the DirectML provider cannot use memory patterns (its memory is not byte "
+        "addressable), so onnxruntime turned enable_mem_pattern off for this session and went on.",
+        "To silence it, set so.enable_mem_pattern = False (and so.execution_mode = "
+        "ort.ExecutionMode.ORT_SEQUENTIAL, which DirectML also needs) on the SessionOptions before creating "
+        "the session with DmlExecutionProvider.",
+        "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (RegisterExecutionProvider: "
+        "DML "
+        "disables mem pattern and parallel execution)",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
