@@ -2,10 +2,13 @@
 
 Core ML: ct.convert's argument checks (coremltools/converters/_converters_entry.py: compute_precision,
 outputs, inputs, enumerated shapes, source), the TensorFlow loaders (converters/mil/frontend/tensorflow*/
-load.py), coremltools.optimize's iOS18-only compression, and Core ML's MLModelError codes (Apple's
-MLModelError.Code: featureType=1, io=3, parameters=7, modelDecryptionKeyFetch=8, modelDecryption=9).
-OpenVINO: the NPU compiler's missing upper bounds (npu_compiler's frontend) and optimum-intel's OpenVINO
-exporter (optimum/exporters/openvino).
+load.py, the topological sort), the MIL ops' type inference (pooling's ceil_mode,
+spatial output sizes, binary ops' dtypes), coremltools.optimize's iOS18-only compression, and Core ML's
+MLModelError codes (Apple's MLModelError.Code: featureType=1, io=3, parameters=7,
+modelDecryptionKeyFetch=8, modelDecryption=9).
+OpenVINO: the NPU compiler's missing upper bounds (npu_compiler's frontend), convert_model's PyTorch
+example_input and NNCF checks (ovc's pytorch_frontend_utils.py) and optimum-intel's OpenVINO exporter
+(optimum/exporters/openvino).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -98,6 +101,28 @@ ENTRIES = [
         "coreml-s18c-compression-needs-ios18",
         ("Joint compression is expressed",),
     ),
+    # coremltools/converters/mil/mil/ops/defs: the ops' type inference
+    (
+        "ValueError: Incompatible primitive types in broadcast operation",
+        "coreml-s18c-mil-broadcast-dtypes",
+        ("mb.cast(x=y, dtype='fp32')",),
+    ),
+    (
+        "ValueError: ceil_mode must be False when pad_type==same",
+        "coreml-s18c-mil-pool-ceil-mode",
+        ("ceil_mode=False", "F.pad("),
+    ),
+    (
+        "ValueError: spatial dimension 0 has invalid output size -2",
+        "coreml-s18c-mil-spatial-output-size",
+        ("output size of -2 on spatial axis 0", "ct.RangeDim(lower_bound="),
+    ),
+    # coremltools/converters/mil/frontend/tensorflow/basic_graph_ops.py
+    (
+        "ValueError: Graph is not a DAG!",
+        "coreml-s18c-tf-graph-not-dag",
+        ("enable_control_flow_v2",),
+    ),
     # Core ML's NSError (MLModelError.Code)
     (
         'Error Domain=com.apple.CoreML Code=1 "Feature input_1 is required but not specified." '
@@ -133,6 +158,19 @@ ENTRIES = [
         "openvino-s18c-npu-upper-bounds",
         ("model.reshape(", "LLMPipeline"),
     ),
+    # openvinotoolkit/openvino: tools/ovc/openvino/tools/ovc/moc_frontend/pytorch_frontend_utils.py
+    (
+        "openvino.tools.ovc.error.Error: Unexpected type of example_input. Supported types torch.Tensor, "
+        "np.array or ov.Tensor. Got <class 'transformers.tokenization_utils_base.BatchEncoding'>",
+        "openvino-s18c-ovc-example-input-type",
+        ("(<class 'transformers.tokenization_utils_base.BatchEncoding'>)", "dict(tokenizer(text"),
+    ),
+    (
+        "RuntimeError: NNCF models produced by nncf<2.6 are not supported directly. Please upgrade nncf or "
+        "export to ONNX first.",
+        "openvino-s18c-ovc-old-nncf-model",
+        ("NNCF older than 2.6", "pip install -U nncf"),
+    ),
     # huggingface/optimum-intel: optimum/exporters/openvino
     (
         "ValueError: Trying to export a tinynet model, that is a custom or unsupported architecture, but no "
@@ -153,13 +191,13 @@ ENTRIES = [
         "Optimum OpenVINO exporter only supports the tasks feature-extraction, text-generation-with-past for "
         "tinynet. Please use a supported task.",
         "openvino-s18c-optimum-unsupported-task",
-        ("the task image-to-text", "(feature-extraction, text-generation-with-past)", "--task <task>"),
+        ("the task image-to-text", "(feature-extraction, text-generation-with-past)", "--task TASK_NAME"),
     ),
     (
         'KeyError: "The task could not be automatically inferred. Please provide the argument --task with '
         'the relevant task from text-generation, fill-mask. Detailed error: offline"',
         "openvino-s18c-optimum-unsupported-task",
-        ("no task could be inferred", "--task <task>"),
+        ("no task could be inferred", "--task TASK_NAME"),
     ),
 ]
 
