@@ -41,10 +41,10 @@ FLOORS = {
         ("heldout", "code"): (7, 7),
     },
     "round23": {
-        ("dev", "claimed"): (23, 27),
-        ("dev", "new"): (10, 14),
+        ("dev", "claimed"): (27, 27),
+        ("dev", "new"): (14, 14),
         ("dev", "code"): (8, 8),
-        ("heldout", "claimed"): (13, 16),
+        ("heldout", "claimed"): (14, 16),
         ("heldout", "new"): (9, 10),
         ("heldout", "code"): (6, 6),
     },
@@ -55,14 +55,14 @@ SCAN_FLOORS = {
     "round20": {"dev": (46, 47), "heldout": (31, 32)},
     "round21": {"dev": (45, 45), "heldout": (20, 21)},
     "round22": {"dev": (49, 49), "heldout": (22, 22)},
-    "round23": {"dev": (36, 41), "heldout": (25, 26)},
+    "round23": {"dev": (41, 41), "heldout": (25, 26)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
     "round20": {"dev": (33, 47), "heldout": (20, 31)},
     "round21": {"dev": (36, 45), "heldout": (16, 19)},
     "round22": {"dev": (36, 49), "heldout": (14, 22)},
-    "round23": {"dev": (13, 33), "heldout": (11, 22)},
+    "round23": {"dev": (31, 41), "heldout": (11, 23)},
 }
 ROUNDS = sorted(FLOORS)
 

@@ -1,6 +1,6 @@
-"""Round 23's dev forms that got no entry or another tool's, each given its cause and fix from the tool's own
-source (issue 23), and the rule that protobuf's own decoding sentence names SigmaStar's converter only where
-the message names SigmaStar.
+"""Round 23's dev forms that got no entry, another tool's or only a family card, each given its cause and fix
+from the tool's own source (issue 23), and the rule that protobuf's own decoding sentence names SigmaStar's
+converter only where the message names SigmaStar.
 
 Messages are written around the sentence each tool prints (its source is named in the entry) with made-up
 names and values, not copied from the evaluation set.
@@ -86,6 +86,54 @@ CASES = [
         "google.protobuf.message.DecodeError: Protobuf decoding consumed too few bytes: 10 out of 51200",
         "onnx-load-protobuf-decode-error",
         ("git lfs pull", "checksum"),
+    ),
+    (
+        "ai.onnxruntime.OrtException: Error code - ORT_INVALID_ARGUMENT - message: ONNX format model is not "
+        "supported in this build.",
+        "onnxruntime-minimal-build-onnx-format-not-supported",
+        ("convert_onnx_models_to_ort", ".ort"),
+    ),
+    (
+        "E/flutter ( 4242): Unhandled Exception: Invalid argument(s): Unable to create interpreter.",
+        "tflite-flutter-unable-to-create-interpreter",
+        ("tensorflow-lite-select-tf-ops", "logcat"),
+    ),
+    (
+        "flutter: Invalid argument(s): Failed to lookup symbol 'TfLiteInterpreterCreate': error code 127",
+        "tflite-flutter-failed-to-lookup-symbol",
+        ("TfLiteInterpreterCreate", "Non-Global Symbols"),
+    ),
+    (
+        "AttributeError: module 'tvm.relax.frontend' has no attribute 'onnx'",
+        "tvm-relax-frontend-no-attribute-onnx",
+        ("from tvm.relax.frontend.onnx import from_onnx", "pip install onnx"),
+    ),
+    (
+        "E RKNNAPI: rknn_init,  driver open fail!  ret = -9(ERROR_NOT_SUPPORTED)!",
+        "rknn-runtime-driver-open-fail",
+        ("/sys/kernel/debug/rknpu/version", "--device /dev/dri"),
+    ),
+    (
+        "ValueError: Message ONNX_REL_1_7.ModelProto exceeds maximum protobuf size of 2GB: 2400000000",
+        "onnx-proto-exceeds-2gb",
+        ("ModelProto", "2400000000"),
+    ),
+    (
+        "2026-01-01 10:00:00.000000+0000 Demo[101:2020] [coreml] Failure verifying inputs.",
+        "coreml-failure-verifying-inputs",
+        ("inputDescriptionsByName", "CVPixelBuffer"),
+    ),
+    (
+        "[ERROR] LITE(42,converter_lite):2026-01-01-10:00:00.000.000 [mindspore/lite/tools/anf_importer/"
+        "import_from_mindir.cc:911] ReadOnnxFromBinary] Read onnx model file failed, which is not a matched "
+        "onnx model",
+        "ascend-mindspore-lite-converter-not-matched-model",
+        ("--fmk=MINDIR", "mindspore.export"),
+    ),
+    (
+        "OSError: /opt/app/lib/libfoo.so: invalid ELF header",
+        "runtime-invalid-elf-header",
+        ("/opt/app/lib/libfoo.so", "git lfs pull"),
     ),
 ]
 
