@@ -83,6 +83,11 @@ _TRT_NOT_A_NODE = (
 any node: its op importers assert with the node codes (``kINVALID_NODE``, ``kUNSUPPORTED_NODE*``), so an
 assertion under one of these is no requirement of a node."""
 
+_TRT_BUILDER_ASSERT = _TRT_NOT_A_NODE + r"|Assertion `|nvinfer1::builder::"
+"""Besides :data:`_TRT_NOT_A_NODE`: a C ``assert()`` (glibc's "file: function: Assertion `cond' failed.") or a
+function of TensorRT's builder (``nvinfer1::builder::``, its tactic optimizer's format checks): TensorRT's own
+library failed its check, so a ``cond && "text"`` in it is no requirement an ONNX parser importer stated."""
+
 _TRT_REQUIREMENT = (
     "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
     'requires in its own words: "{value}"; this graph does not meet it.',
@@ -983,7 +988,7 @@ CLAUSES: tuple[Clause, ...] = (
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
-        _TRT_NOT_A_NODE,
+        _TRT_BUILDER_ASSERT,
     ),
     # onnx-tensorrt's ASSERT_NODE (Status.hpp) prints 'Assertion failed: <condition>: <message>', ASSERT the
     # older '<condition> && "<message>"': the same requirement in its own words.

@@ -60,7 +60,10 @@ SCAN_FLOORS = {
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
     "round20": {"dev": (33, 47), "heldout": (20, 31)},
-    "round21": {"dev": (36, 45), "heldout": (16, 19)},
+    # round 21's held-out floor lowered 16 -> 15 by the lead (s18h): one of its answers had counted specific
+    # while it read a TensorRT builder assert as an ONNX importer's requirement (a false reading, found by a
+    # hand draw and fixed for every message); that message now gets TensorRT's family card.
+    "round21": {"dev": (36, 45), "heldout": (15, 19)},
     "round22": {"dev": (36, 49), "heldout": (14, 22)},
     "round23": {"dev": (31, 41), "heldout": (11, 23)},
 }
