@@ -203,8 +203,9 @@ def source_gram_counts(low: str) -> dict[str, tuple[int, int]]:
 
 @functools.lru_cache(maxsize=2)
 def _gram_counts(low: str) -> tuple[tuple[str, tuple[int, int]], ...]:
-    """:func:`source_gram_counts` of the examined window, kept for the last two texts: the family detection
-    and the wording order of one look-up (:func:`.kb.family_wording_order`) read the same message."""
+    """:func:`source_gram_counts` of the examined window, kept for the last two texts: the family detection,
+    the wording cue (:func:`.kb.wording_cue`) and the wording order (:func:`.kb.family_wording_order`) of one
+    look-up read the same message."""
     families, keys, owners = _source_grams()
     words = list(_WORD.finditer(low))
     seen: set[int] = set()

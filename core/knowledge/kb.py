@@ -670,13 +670,12 @@ def wording_cue(lowered: str) -> tuple[str, ...]:
     holds any or two hold as many.  On the dev messages with their markers blanked, the tool with the most
     such 4-grams is the message's own 56 times in 68 when it holds one, 25 in 28 when two: a cue, weaker than
     :func:`leaning_family`'s, that brings the tool's card among the wording-only matches (:data:`CUE_SCORE`)
-    and lowers no other tool's match.  onnxruntime's load and executor envelopes count as one of its 4-grams
-    each (:data:`_ORT_LOAD`, :data:`_ORT_NODE`)."""
+    and lowers no other tool's match.  A tool's envelope that leaves none of its 4-grams
+    (:data:`_ENVELOPE_CUES`) counts as one of them."""
     grams = {f: n for f, (n, _) in source_gram_counts(lowered).items() if f in SOURCE_COUNTS}
-    if "load model from " in lowered and _ORT_LOAD.search(lowered):
-        grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
-    if "node. name:" in lowered and _ORT_NODE.search(lowered):
-        grams["onnxruntime"] = grams.get("onnxruntime", 0) + 1
+    for family, literal, form in _ENVELOPE_CUES:
+        if literal in lowered and form.search(lowered):
+            grams[family] = grams.get(family, 0) + 1
     counts = sorted(((n, f) for f, n in grams.items()), reverse=True)
     if not counts or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return ()
@@ -703,6 +702,15 @@ type in between, so the form counts as one of onnxruntime's 4-grams for :func:`w
 envelope does.  No other covered tool prints it (no entry of another tool holds it); every dev message
 holding it is onnxruntime's (30).  On ``bench/eval_explain.py --blank-markers``: onnxruntime first tool
 right 121 -> 125 of 162, confident and wrong 10 -> 7; nothing else moved."""
+
+
+_ENVELOPE_CUES: tuple[tuple[str, str, LazyPattern], ...] = (
+    ("onnxruntime", "load model from ", _ORT_LOAD),
+    ("onnxruntime", "node. name:", _ORT_NODE),
+)
+"""``(family, literal, form)``: a tool's envelope whose own words leave no 4-gram of its wording (a path or an
+operator type in between), each found counting as one of that family's 4-grams for :func:`wording_cue` (the
+literal, in the lower-cased text, is tested before the form)."""
 
 
 def named_families(text: str) -> list[str]:
