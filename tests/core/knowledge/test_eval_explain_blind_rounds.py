@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round23.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round24.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -14,7 +14,8 @@ from bench.eval_explain import CLAIMED, DATA, evaluate, load, log_scan_recall, r
 from dumpscope.core.knowledge import KnowledgeBase
 
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
-#: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517.
+#: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517,
+#: round 24 on 30ee23f.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -48,6 +49,14 @@ FLOORS = {
         ("heldout", "new"): (9, 10),
         ("heldout", "code"): (6, 6),
     },
+    "round24": {
+        ("dev", "claimed"): (27, 28),
+        ("dev", "new"): (14, 16),
+        ("dev", "code"): (10, 10),
+        ("heldout", "claimed"): (16, 19),
+        ("heldout", "new"): (6, 6),
+        ("heldout", "code"): (5, 5),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -56,6 +65,7 @@ SCAN_FLOORS = {
     "round21": {"dev": (45, 45), "heldout": (20, 21)},
     "round22": {"dev": (49, 49), "heldout": (22, 22)},
     "round23": {"dev": (41, 41), "heldout": (25, 26)},
+    "round24": {"dev": (42, 44), "heldout": (23, 25)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -66,6 +76,7 @@ SPECIFIC_FLOORS = {
     "round21": {"dev": (36, 45), "heldout": (15, 19)},
     "round22": {"dev": (36, 49), "heldout": (14, 22)},
     "round23": {"dev": (31, 41), "heldout": (11, 23)},
+    "round24": {"dev": (20, 41), "heldout": (11, 22)},
 }
 ROUNDS = sorted(FLOORS)
 

@@ -483,6 +483,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round21.jsonl",
         "round22.jsonl",
         "round23.jsonl",
+        "round24.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -578,10 +579,11 @@ def _normalised(text: str) -> str:
         ("round21.jsonl", 65),
         ("round22.jsonl", 70),
         ("round23.jsonl", 65),
+        ("round24.jsonl", 65),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 23: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 24: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
