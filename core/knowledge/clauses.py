@@ -98,6 +98,12 @@ _TRT_REQUIREMENT = (
 )
 """Cause and fix of a requirement the ONNX parser states in its own words (both assertion layouts)."""
 
+_ORT_NODE = (
+    r"Non-zero status code returned while running (?P<arg>\w{1,80}) node\.\s{0,4}Name:'(?P<op>[^'\n]{1,200})'"
+)
+"""Where onnxruntime's run-time envelope names the node whose kernel printed a clause's wording (read from the
+whole message when the card that answers is a status-code card, which captures no node)."""
+
 _TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
 _TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
 _TRT_NULL_CAUSE = (
@@ -3855,6 +3861,192 @@ CLAUSES: tuple[Clause, ...] = (
         "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (RegisterExecutionProvider: "
         "DML "
         "disables mem pattern and parallel execution)",
+        "",
+        REASON,
+    ),
+    # --- s19c: onnxruntime's own checks users hit that no clause read yet (Slice, Resize/Upsample, the
+    # arena's memory limit, the ROCm EP's calls, an unknown output name) ----------------------------------
+    Clause(
+        "ort-slice-input-lengths",
+        ("onnxruntime",),
+        "starts and ",
+        r"Starts and (?P<value>ends|axes|steps) shape mismatch",
+        "The Slice node {op|} was given starts and {value} of different shapes: from opset 10 Slice takes "
+        "starts, ends, axes and steps as 1-D tensors of the same length, one entry per sliced axis, and "
+        "onnxruntime checks that before it slices. The exporter or converter computed one of them from a "
+        "shape at run time (a dynamic x[..., a:b]) with another length, or a hand-edited graph left them "
+        "unequal.",
+        "Give the Slice node {op|} starts and {value} of one length (one entry per axis in 'axes'): "
+        "inspect its inputs in Netron or with onnx.shape_inference, fix the Concat/Unsqueeze that builds "
+        "them, or re-export with constant folding (do_constant_folding=True) or onnxsim so they become "
+        "constants of the right length.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/slice_helper.h (FillVectorsFromInput: "
+        "'Starts and ends shape mismatch', 'Starts and axes shape mismatch', 'Starts and steps shape "
+        "mismatch')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-slice-input-rank",
+        ("onnxruntime",),
+        "must be a 1-d array",
+        r"(?P<value>Starts|Ends) must be a 1-D array",
+        "The {value} input of the Slice node {op|} is not a 1-D tensor: from opset 10 Slice takes starts, "
+        "ends, axes and steps as 1-D tensors (one entry per sliced axis), and onnxruntime checks that "
+        "before it slices. A scalar (0-D) or a 2-D value reached it, usually a computed index the exporter "
+        "or converter did not Unsqueeze to shape [1].",
+        "Make the {value} input of the Slice node {op|} 1-D: Unsqueeze a scalar to shape [1] (or Reshape to "
+        "[-1]) where it is computed, or re-export with constant folding or onnxsim so it becomes a 1-D "
+        "constant; in PyTorch, slicing with a tensor index rather than a Python int is the usual source.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/slice_helper.h (FillVectorsFromInput: "
+        "'Starts must be a 1-D array', 'Ends must be a 1-D array')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-slice-step-zero",
+        ("onnxruntime",),
+        "'step' value cannot be 0",
+        r"'step' value cannot be 0",
+        "The Slice node {op|} has a step of 0 for one of its axes: a slice must move by at least one "
+        "element (a negative step walks backwards), and onnxruntime checks every step before it slices. "
+        "The steps input was computed at run time and came out 0, or was written as 0 by a converter.",
+        "Find the steps input of the Slice node {op|} (Netron) and make every entry non-zero (1 for a plain "
+        "slice, -1 to reverse); if it is computed, trace the value that gives 0 for this input size.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/slice_helper.h (PrepareForCompute: "
+        "\"'step' value cannot be 0\")",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-slice-axes-invalid",
+        ("onnxruntime",),
+        "'axes' has ",
+        r"'axes' has (?P<value>an axis outside of the tensor dimension count|duplicates)",
+        "The axes of the Slice node {op|} are not valid for its input: the check says '{value}'. Each axis "
+        "must lie in [-r, r-1] for an input of rank r and name a different dimension; the input reached the "
+        "node with fewer dimensions than the axes were written for (a model exported for 4-D input fed 3-D, "
+        "a batch dimension removed) or the axes list repeats a dimension.",
+        "Check the rank of the Slice node {op|}'s input for this feed against its axes (Netron shows the "
+        "axes input); feed the rank the model was exported with, or fix the axes so each names one "
+        "existing dimension once.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/slice_helper.h (PrepareForCompute: "
+        "\"'axes' has an axis outside of the tensor dimension count\", \"'axes' has duplicates\")",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-resize-scale-not-positive",
+        ("onnxruntime",),
+        "scale value should be greater than 0",
+        r"Scale value should be greater than 0",
+        "A scale of the Resize node {op|} is 0 or negative: onnxruntime requires every scale to be above "
+        "0 (when the node gets sizes, each scale is output size / input size). The scales or sizes were "
+        "computed in the graph from a value that came out 0 for this feed: an input that gives a size "
+        "(an image-size input such as orig_im_size fed as zeros or in the wrong dtype), an empty or "
+        "zero-sized dimension, or an integer division that rounds to 0.",
+        "Print the values that reach the scales/sizes input of the Resize node {op|} (add them as graph "
+        "outputs or check the inputs that carry sizes: right values, right dtype, non-zero); feed sizes "
+        "the model expects; if the scales are constants, re-export with positive ones.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/upsamplebase.h (ScalesValidation: "
+        "'Scale value should be greater than 0.' for Resize)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-upsample-scale-below-one",
+        ("onnxruntime",),
+        "scale value should be greater than or equal to 1",
+        r"Scale value should be greater than or equal to 1",
+        "The Upsample node {op|} has a scale under 1: onnxruntime's Upsample (the pre-opset-10 op) only "
+        "enlarges, so every scale must be 1 or more; shrinking needs Resize.",
+        "Re-export the model at opset 11 or later so the layer becomes Resize (which takes scales below 1), "
+        "or convert it: onnx.version_converter.convert_version(model, 13); otherwise give the Upsample node "
+        "{op|} scales of at least 1.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/upsamplebase.h (ScalesValidation: "
+        "'Scale value should be greater than or equal to 1.' for Upsample)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-resize-linear-outer-scales",
+        ("onnxruntime",),
+        " only support",
+        r"'(?P<value>Linear|Cubic)' mode(?: and 'Cubic' mode)? only supports?\b",
+        "The Resize node {op|} uses {value} interpolation with scales this kernel cannot take: onnxruntime's "
+        "linear and cubic modes interpolate over the last two dimensions (2-D input, or 4-D with the "
+        "outer two scales 1; recent releases also take 3-D, 5-D and NHWC with the channel scale 1), so a "
+        "scale other than 1 on the batch or channel dimension, or a rank the mode does not handle, is "
+        "rejected.",
+        "Make the scales of the Resize node {op|} 1 on the batch and channel dimensions (e.g. "
+        "[1, 1, 2, 2] for NCHW); when the exporter resized another dimension, transpose around the "
+        "Resize or re-export from an interpolate call on the spatial dimensions only; for 3-D or 5-D "
+        "input use a newer onnxruntime or mode 'nearest'.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/upsamplebase.h (ScalesValidation: "
+        "\"'Linear' mode and 'Cubic' mode only support 2-D inputs ('Bilinear', 'Bicubic') or 4-D inputs "
+        "with the corresponding outermost 2 scale values being 1\"; later \"'Linear' mode only supports:"
+        '...")',
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-arena-memory-limit",
+        ("onnxruntime",),
+        "is smaller than requested bytes of",
+        r"Available memory of (?P<value>\d{1,20}) is smaller than requested bytes of (?P<value2>\d{1,20})",
+        "onnxruntime's memory arena (BFCArena) has reached its memory limit: it may still grow by {value} "
+        "bytes and {op|a node} needs {value2}. The limit is the arena's own (the CUDA provider's "
+        "gpu_mem_limit, or an arena config's max_mem), not the device's free memory; the arena keeps what "
+        "it has allocated for reuse and never returns it while the session lives, so a larger input later "
+        "in a run can hit the limit even though earlier ones fit.",
+        "Raise gpu_mem_limit (or max_mem) for this session if the device has the room, or lower what one "
+        "run needs ({value2} bytes at once): a smaller batch or input size; arena_extend_strategy="
+        "'kSameAsRequested' grows the arena by exactly what is asked instead of powers of two; to give "
+        "memory back between runs, recreate the session or set a shrinkage run option "
+        "(memory.enable_memory_arena_shrinkage).",
+        "microsoft/onnxruntime: onnxruntime/core/framework/bfc_arena.cc (BFCArena::Extend: 'Available "
+        "memory of <n> is smaller than requested bytes of <m>', memory_limit_); onnxruntime.ai docs, CUDA "
+        "Execution Provider options (gpu_mem_limit, arena_extend_strategy) and RunOptions "
+        "memory.enable_memory_arena_shrinkage",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-rocm-call-failure",
+        ("onnxruntime",),
+        " ; gpu=",
+        r"(?P<lib>HIP|MIOPEN|ROCBLAS|HIPBLAS|HIPBLASLT|HIPFFT|RCCL|HIPRAND) failure (?P<value>-?\d{1,6}): "
+        r"(?P<detail>[^;\n]{1,200}?) ; GPU=(?P<index>-?\d{1,3})[^\n]{0,300}?; expr=(?P<expr>[^;\n]{1,200})",
+        "A call of onnxruntime's ROCm (AMD GPU) execution provider into {lib} failed while {op|a node} ran: "
+        "{expr} on GPU {index} returned {value} ({detail}). For HIP this is the HIP runtime (2 is out "
+        "of memory, 100 or 'no ROCm-capable device' no visible GPU, 98 'invalid device function' no "
+        "kernels for this GPU's architecture); for MIOPEN and ROCBLAS the library rejected or could not "
+        "run the operation the node asked for (miopenStatusBadParm, rocblas_status_invalid_size...).",
+        "Check that the ROCm version installed is the one this onnxruntime ROCm build requires and that "
+        "the GPU's gfx architecture is among those ROCm and the build support (rocminfo lists it; "
+        "HSA_OVERRIDE_GFX_VERSION only for a close relative); for out of memory lower the batch or set "
+        "gpu_mem_limit; for a {lib} failure on one node, run that model on the CPU provider to confirm it "
+        "is the GPU path and report the node's shapes; recent onnxruntime releases replace the ROCm EP "
+        "with the MIGraphX EP.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/rocm/rocm_call.cc (RocmCall: '%s failure %d: %s "
+        "; GPU=%d ; hostname=%s ; expr=%s; %s', libName HIP / ROCBLAS / MIOPEN / HIPFFT / RCCL); "
+        "onnxruntime.ai docs, ROCm Execution Provider (requirements)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-invalid-output-name",
+        ("onnxruntime",),
+        "invalid output name:",
+        r"Invalid Output Name:\s?(?P<output>[^\s,]{1,200})",
+        "run() was asked for an output named '{output}', which is not an output of the model: onnxruntime "
+        "checks each requested output name against the graph's outputs before it runs (a name from another "
+        "export, a misspelt name, or an intermediate tensor that is not a graph output).",
+        "Request the names from [o.name for o in session.get_outputs()] (or pass None / an empty list for "
+        "all outputs); to read an intermediate tensor such as '{output}', add it to the graph's outputs "
+        "first (onnx.helper.make_tensor_value_info and model.graph.output.append) and save the model.",
+        "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (ValidateOutputs: 'Invalid "
+        "Output Name:' + name, INVALID_ARGUMENT)",
         "",
         REASON,
     ),
