@@ -7,7 +7,10 @@ scaled_dot_product_attention and convolution argument checks (ops.py), the MLMod
 coremltools.optimize.coreml op configs (optimize/coreml/_config.py).
 OpenVINO: the core's shape inference of MatMul, Broadcast, Convolution and Gather
 (src/core/shape_inference/include), InferRequest's tensor check (isync_infer_request.cpp) and the NPU
-plugin's Level Zero results (intel_npu zero_utils.hpp / zero_result.cpp).
+plugin's Level Zero results (intel_npu zero_utils.hpp / zero_result.cpp), the GPU kernel selector's missing
+kernel, openvino.genai's missing chat template and openvino_tokenizers' / optimum-intel's tokenizer
+conversion; and coremltools' load.py refusal of a model that is neither TorchScript nor an ExportedProgram
+(an older entry, widened).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -208,6 +211,42 @@ ENTRIES = [
         "unsupported features . [NPU_VCL] Compiler returned msg:\nUnsupported operation SomeOp_12",
         "openvino-s19b-npu-level-zero-result",
         ("call pfnCreate2", "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE", "compiler log"),
+    ),
+    # openvinotoolkit/openvino.genai: src/cpp/src/tokenizer/tokenizer.cpp
+    (
+        "RuntimeError: Exception from src/cpp/src/tokenizer/tokenizer.cpp:563:\nChat template wasn't found. "
+        "This may indicate that the model wasn't trained for chat scenario. Please add 'chat_template' to "
+        "tokenizer_config.json to use the model in chat scenario. For more information see the section "
+        "Troubleshooting in README.md",
+        "openvino-s19b-genai-chat-template",
+        ("set_chat_template(", "without start_chat()"),
+    ),
+    # openvino_tokenizers convert_tokenizer.py; optimum-intel exporters/openvino/convert.py
+    (
+        "OpenVINO Tokenizer export for TinyTokenizer is not supported. Exception: unsupported model type",
+        "openvino-s19b-tokenizer-conversion",
+        ("(TinyTokenizer)", "openvino-tokenizers[transformers]", "convert_tokenizer --with-detokenizer"),
+    ),
+    (
+        "openvino.exceptions.OVTypeError: Huggingface tokenizer type is not supported: "
+        "<class 'tiny.TinyTokenizer'>",
+        "openvino-s19b-tokenizer-conversion",
+        ("use_fast=True",),
+    ),
+    # src/plugins/intel_gpu/src/kernel_selector/kernel_selector.cpp
+    (
+        "Exception from src/plugins/intel_gpu/src/kernel_selector/kernel_selector.cpp:40:\n[GPU] Could not "
+        "find a suitable kernel for gather:gather_idx_9 params raw string: BF16_BFYX_v1_p0_0_v8_p0_0;"
+        "I32_BFYX_v1_p0_0",
+        "openvino-s19b-gpu-no-suitable-kernel",
+        ("for gather:gather_idx_9", "BF16_BFYX", "INFERENCE_PRECISION_HINT", "HETERO:GPU,CPU"),
+    ),
+    # apple/coremltools: converters/mil/frontend/torch/load.py (the torch.export branch)
+    (
+        "TypeError: A PyTorch model must either be a .pt2 file, or an ExportedProgram object. Received: "
+        "<class 'tiny.TinyNet'>",
+        "coreml-pytorch-file-type",
+        ("given <class 'tiny.TinyNet'>", "torch.export.export(model.eval()", "torch.jit.trace(model.eval()"),
     ),
 ]
 
