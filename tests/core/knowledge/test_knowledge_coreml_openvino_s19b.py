@@ -10,7 +10,8 @@ OpenVINO: the core's shape inference of MatMul, Broadcast, Convolution and Gathe
 plugin's Level Zero results (intel_npu zero_utils.hpp / zero_result.cpp), the GPU kernel selector's missing
 kernel, openvino.genai's missing chat template and openvino_tokenizers' / optimum-intel's tokenizer
 conversion; and coremltools' load.py refusal of a model that is neither TorchScript nor an ExportedProgram
-(an older entry, widened).
+(an older entry, widened);
+OpenVINO Model Server's model-not-found statuses and coremltools.optimize's block/group size checks.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -247,6 +248,29 @@ ENTRIES = [
         "<class 'tiny.TinyNet'>",
         "coreml-pytorch-file-type",
         ("given <class 'tiny.TinyNet'>", "torch.export.export(model.eval()", "torch.jit.trace(model.eval()"),
+    ),
+    # openvinotoolkit/model_server: src/status.cpp
+    (
+        '{"error": "Model with requested name and/or version is not found"}',
+        "openvino-s19b-ovms-model-not-served",
+        ("GET /v1/config", "model_version_policy"),
+    ),
+    (
+        "Model with requested version is not loaded yet",
+        "openvino-s19b-ovms-model-not-served",
+        ("--log_level DEBUG",),
+    ),
+    # apple/coremltools: optimize/torch/_utils/validation_utils.py, optimize/_utils.py
+    (
+        "tiny.block2.proj.weight: axis_length=100 is not divisible by group_size=32",
+        "coreml-s19b-optimize-size-not-divisible",
+        ("of tiny.block2.proj", "module_name_configs={'tiny.block2.proj': None}"),
+    ),
+    (
+        "Invalid block_sizes; On 1th axis, the dim size 100 is not divisible by block size 32. Unable to "
+        "perform structured quantization.",
+        "coreml-s19b-optimize-size-not-divisible",
+        ("op_name_configs", "per_channel granularity"),
     ),
 ]
 
