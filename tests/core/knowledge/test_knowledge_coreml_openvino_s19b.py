@@ -11,7 +11,8 @@ plugin's Level Zero results (intel_npu zero_utils.hpp / zero_result.cpp), the GP
 kernel, openvino.genai's missing chat template and openvino_tokenizers' / optimum-intel's tokenizer
 conversion; and coremltools' load.py refusal of a model that is neither TorchScript nor an ExportedProgram
 (an older entry, widened);
-OpenVINO Model Server's model-not-found statuses and coremltools.optimize's block/group size checks.
+OpenVINO Model Server's model-not-found statuses and coremltools.optimize's block/group size checks; and two
+Core ML framework runtime strings (MLMultiArray shape check, Espresso's ANE plan failure) from public threads.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -271,6 +272,24 @@ ENTRIES = [
         "perform structured quantization.",
         "coreml-s19b-optimize-size-not-divisible",
         ("op_name_configs", "per_channel granularity"),
+    ),
+    # Core ML framework runtime strings as public threads quote them (MNN#1672, coremltools#1106)
+    (
+        'Error Domain=com.apple.CoreML Code=0 "MultiArray shape (1 x 3 x 300 x 300) does not match the shape '
+        '(1 x 3 x 256 x 256) specified in the model description"',
+        "coreml-s19b-multiarray-shape-mismatch",
+        ("given 1 x 3 x 300 x 300, the model takes 1 x 3 x 256 x 256", "multiArrayConstraint", "ct.RangeDim"),
+    ),
+    (
+        "[espresso] [Espresso::handle_ex_plan] exception=ANECF error: failed to load ANE model. "
+        "Error=createProgramInstanceForModel: Program load failure (0x20004)",
+        "coreml-s19b-espresso-ane-plan-failed",
+        ("reason: failed to load ANE model", ".cpuAndGPU", "bisect_model"),
+    ),
+    (
+        "2024-01-02 10:11:12.131415+0100 TinyApp[100:200] [coreml] Error plan build: -1.",
+        "coreml-s19b-espresso-ane-plan-failed",
+        ("'Error plan build: -1'", "reason: none logged"),
     ),
 ]
 
