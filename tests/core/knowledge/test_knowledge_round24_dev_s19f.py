@@ -1,4 +1,4 @@
-"""Issue 23, round 24's dev forms answered at their cause (s19f): Core ML's Espresso ANE failures, Xcode's
+"""Issue 23, round 24's dev forms answered at their cause (s19f): Core ML's Espresso ANE failures (s19b's entry), Xcode's
 model class generation, the spec validator's feature checks and an Objective-C selector missing on an older
 OS; MediaPipe LLM Inference's signature check; onnxruntime-node's provider list, the C# API's element-type
 check and the CANN execution provider's CannCall lines; RKLLM's model check; TensorRT's lazily loaded
@@ -24,14 +24,14 @@ def test_espresso_anecf_load_and_compile(kb: KnowledgeBase) -> None:
         "2023-01-02 10:00:00.010000-0500 MyApp[12:34] [coreml] Error plan build: -1."
     )
     assert_answered(
-        kb, load, ("failed to load ANE model", "CPU_AND_GPU"), entry="coreml-espresso-anecf-error"
+        kb, load, ("failed to load ANE model", "CPU_AND_GPU"), entry="coreml-s19b-espresso-ane-plan-failed"
     )
     compile_ = (
         "MyApp[1:2] [espresso] [Espresso::handle_ex_plan] exception=ANECF error: "
         "ANECCompile(/tmp/x/) FAILED: "
         "err=(\n    CompilationFailure\n)"
     )
-    assert_answered(kb, compile_, ("ANECCompile",), entry="coreml-espresso-anecf-error")
+    assert_answered(kb, compile_, ("ANECCompile",), entry="coreml-s19b-espresso-ane-plan-failed")
 
 
 def test_e5rt_ane_compile_across_lines(kb: KnowledgeBase) -> None:
