@@ -27,6 +27,9 @@ CONSEQUENCES = (
     "qualcomm-graph-finalize-failed",
     "coreml-error-computing-nn-outputs",
     "torch-npu-inner-error-reported-above",
+    "coreml-error-declaring-network",
+    "onnxruntime-web-cant-create-session",
+    "onnxruntime-react-native-cant-create-session",
 )
 
 
@@ -62,6 +65,18 @@ CASES = [
 ]
 
 
+CASES += [
+    (
+        "[E:onnxruntime:, inference_session.cc:1530 operator()] Exception during initialization: Load model "
+        "from model.onnx failed:Fatal error: ai.onnx:FastGelu(-1) is not a registered function/op\n"
+        "Error: Can't create a session",
+        "onnxruntime-op-not-registered-function",
+        ("ai.onnx:FastGelu(-1)",),
+        "onnxruntime-web-cant-create-session",
+    ),
+]
+
+
 @pytest.mark.parametrize(("message", "entry", "named", "consequence"), CASES)
 def test_the_cause_line_answers_and_the_consequence_line_follows(
     message: str, entry: str, named: tuple[str, ...], consequence: str
@@ -89,6 +104,20 @@ def test_a_card_whose_reason_a_clause_answers_states_the_cause() -> None:
     assert shown_code(top).startswith("Error Code 1")
     ranked = [m.entry.id for m in kb().lookup(message, top=5)]
     assert "tensorrt-engine-deserialization-failed" in ranked[1:], ranked
+
+
+def test_a_session_that_could_not_be_created_follows_from_the_load_error() -> None:
+    """onnxruntime-react-native's ``Can't create InferenceSession`` after onnxruntime's load error: the node
+    the checker names answers, not the wrapper's sentence."""
+    message = (
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from net.onnx failed:This is an invalid model. "
+        'In Node, ("Up_3", Resize, "", -1) : ("a": tensor(float),) -> ("b": tensor(float),) , Error Node '
+        "(Up_3) has input size 1 not in range [min=2, max=4].\nError: Can't create InferenceSession"
+    )
+    ranked = kb().lookup(message, top=5)
+    assert ranked[0].entry.id != "onnxruntime-react-native-cant-create-session"
+    assert ("node", "Up_3") in ranked[0].captures
+    assert "onnxruntime-react-native-cant-create-session" in [m.entry.id for m in ranked[1:]]
 
 
 def test_a_generic_line_before_moves_only_a_generic_consequence() -> None:
