@@ -184,6 +184,7 @@ class Match(namedtuple("Match", "entry score reason captures codes via printed",
             "family": e.family,
             "uncertain": e.uncertain,
             "generic": e.generic,
+            "consequence": e.consequence,
             "codes": list(self.codes),
             "via": list(self.via),
         }

@@ -256,3 +256,9 @@ def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
     assert "/head/Conv_9" in first and "follows from" not in first
     assert "create_execution_context" in second
     assert "(this line follows from the error of answer 1)" in second
+    code, out, _ = run([paste, "--top", "3", "--json"], capsys)
+    flags = [(m["id"], m["consequence"]) for m in json.loads(out)["matches"][:2]]
+    assert flags == [
+        ("tensorrt-no-implementation-for-node", False),
+        ("tensorrt-python-engine-is-none", True),
+    ]
