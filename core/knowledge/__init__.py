@@ -15,7 +15,9 @@ Usage::
 
 The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
 tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,
-``example``, ``anchors``, ``words``, ``level``, ``named_only``).  ``named_only: true`` marks an entry whose
+``example``, ``anchors``, ``words``, ``level``, ``named_only``, ``consequence``).  ``consequence: true`` marks
+text that only follows from an earlier failure (``Engine deserialization failed``, a signal): in a paste it
+ranks under the entry of an earlier line of its tool.  ``named_only: true`` marks an entry whose
 pattern is text any tool prints (a bare Python ``KeyError``): the pattern counts only when the message
 names the entry's tool; otherwise the entry is found by wording alone.  ``level: "family"`` marks the one
 entry per tool that answers when the tool is recognised (:mod:`~dumpscope.core.knowledge.family`) but

@@ -4152,6 +4152,12 @@ def _refined(m: Match, text: str, any_tool: bool = True) -> Match | None:
     return None
 
 
+def answers_reason(m: Match, text: str) -> bool:
+    """Whether a clause answers the card ``m`` on its own part of ``text`` (as :func:`refine` would, were no
+    specific entry of its tool ranked above it)."""
+    return _is_card(m) and m.entry.level != "family" and _refined(m, text) is not None
+
+
 def _own_lines(own: str, text: str) -> str:
     """``own`` (a card's part of ``text``) from the start of the line it begins on: the ErrorCode or the
     function a tool prints before the reason it captured."""

@@ -61,6 +61,7 @@ DEFAULTS: dict[str, object] = {
     "uncertain": False,
     "generic": False,
     "named_only": False,
+    "consequence": False,
     "example": "",
     "level": "",
     "origin": "builtin",
@@ -89,6 +90,10 @@ class Entry:
       caught an exception and printed it (a Python wrapper's ``Catch exception when building RKNN
       model``), a warning printed before the failure (coremltools' untested torch version): what it
       says, ranked like an envelope under any specific match of its tool (:func:`.clauses.is_envelope`);
+    * ``consequence``: the entry's text only follows from an earlier failure and names none of its own
+      (``Engine deserialization failed``, ``Assertion engine != nullptr failed``, ``Segmentation fault``):
+      in a paste whose earlier line an entry of the same tool answers, it ranks under that entry
+      (:func:`.kb.consequences_last`);
     * ``anchors``: lower-cased literals of which every match contains at least one; () =
       always try (stored in the built-in data file, where a test checks them; computed for
       user entries);
@@ -115,6 +120,7 @@ class Entry:
     uncertain: bool
     generic: bool
     named_only: bool
+    consequence: bool
     example: str
     level: str
     origin: str
@@ -205,6 +211,8 @@ class Entry:
             out["level"] = self.level
         if self.named_only:
             out["named_only"] = True
+        if self.consequence:
+            out["consequence"] = True
         return out
 
 
@@ -277,6 +285,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
         generic=bool(raw.get("generic", False)),
         named_only=bool(raw.get("named_only", False)),
+        consequence=bool(raw.get("consequence", False)),
         example=str(raw.get("example", "")),
         level=str(raw.get("level", "")),
         origin=origin,

@@ -20,7 +20,7 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
-from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
+from dumpscope.core.knowledge.clauses import answers_reason, is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import (
     FoundCode,
     extract_codes,
@@ -184,6 +184,7 @@ class Match(namedtuple("Match", "entry score reason captures codes via printed",
             "family": e.family,
             "uncertain": e.uncertain,
             "generic": e.generic,
+            "consequence": e.consequence,
             "codes": list(self.codes),
             "via": list(self.via),
         }
@@ -400,7 +401,10 @@ class KnowledgeBase:
         ranked = family_wording_order(
             sorted(
                 float16_clash_first(
-                    innermost_first(inner_first(endings_last(list(best.values())), text), text), text
+                    innermost_first(
+                        inner_first(consequences_last(endings_last(list(best.values())), text), text), text
+                    ),
+                    text,
                 ),
                 key=lambda r: (-r.score, r.entry.generic),
             ),
@@ -1018,25 +1022,15 @@ def _json_children(value: Any) -> Any:
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
 
 
-PROCESS_ENDINGS = frozenset(
-    {
-        "runtime-segfault",
-        "runtime-illegal-instruction",
-        "runtime-fpe",
-        "runtime-abort",
-        "runtime-bus-error",
-        "runtime-terminate-called",
-        "runtime-access-violation",
-        "runtime-glibc-heap-corruption",
-        "runtime-oom-killed",
-    }
-)
-"""Entries of text that says how a process ended (a signal, ``terminate called``, a heap check, the OOM
-killer) and not what failed: their own causes say the message carries none."""
+def is_process_ending(e: Entry) -> bool:
+    """An entry of text that says how a process ended (a signal, ``terminate called``, a heap check, the OOM
+    killer) and not what failed: a ``consequence`` entry of text any tool prints (:data:`RUNTIME_FAMILIES`);
+    its own cause says the message carries none."""
+    return e.consequence and e.family in RUNTIME_FAMILIES
 
 
 def endings_last(matches: list[Match]) -> list[Match]:
-    """``matches`` with a process ending (:data:`PROCESS_ENDINGS`: ``Segmentation fault`` after the lines a
+    """``matches`` with a process ending (:func:`is_process_ending`: ``Segmentation fault`` after the lines a
     tool printed) scored just under the best specific match of a tool found by its pattern or an exact code
     in the same text: that line says what failed before the process died (``vkCreateDevice failed -4``,
     then ``Segmentation fault``).  Wording alone, a family card or an envelope moves nothing."""
@@ -1053,7 +1047,60 @@ def endings_last(matches: list[Match]) -> list[Match]:
     )
     if best is None:
         return matches
-    return [_under(m, best) if m.entry.id in PROCESS_ENDINGS else m for m in matches]
+    return [_under(m, best) if is_process_ending(m.entry) else m for m in matches]
+
+
+def consequences_last(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with each match of a consequence entry (``consequence``: ``Engine deserialization
+    failed``, ``Assertion engine != nullptr failed``, ``Building TensorRT engine failed``: a line that only
+    follows from an earlier failure) scored just under the best cause its tool states on an earlier line of
+    the same paste (:func:`_cause_kind`): an entry of the same tool found by its pattern on a line before the
+    consequence's line, specific, or a card whose own reason a clause answers; a generic entry that no
+    clause answers (``While parsing node number N``) moves only a generic consequence.  A plugin the
+    registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line, the
+    consequence line stays in the answer under it.  A single line, or a paste whose earlier lines no entry
+    of the tool explains, moves nothing."""
+    if "\n" not in text or not any(m.entry.consequence for m in matches):
+        return matches
+    causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind]
+    if not causes:
+        return matches
+    out = []
+    for m in matches:
+        if m.entry.consequence and not is_process_ending(m.entry):
+            line = _line_of(m, text)
+            earlier = [
+                c.score
+                for c, kind in causes
+                if c.entry.family == m.entry.family
+                and (kind != "generic" or m.entry.generic)
+                and _line_of(c, text) < line
+            ]
+            if earlier:
+                m = _under(m, max(earlier))
+        out.append(m)
+    return out
+
+
+def _cause_kind(m: Match, text: str) -> str:
+    """How ``m`` may state the cause a consequence follows from: ``specific`` (a specific entry found by its
+    pattern), ``answered`` (a card, found by its pattern, whose own reason a clause answers:
+    :func:`.clauses.answers_reason`, as ``Error Code 1: Serialization (... IPluginCreator not found ...)``
+    before ``Engine deserialization failed``), ``generic`` (a scheme entry found by its pattern that no
+    clause answers), or "" (a family card, a consequence, a match not found by its pattern)."""
+    if m.entry.consequence or m.entry.level == "family" or "pattern" not in m.reason.split("+"):
+        return ""
+    if is_envelope(m) or is_code_card(m) or m.entry.generic:
+        if answers_reason(m, text):
+            return "answered"
+        return "generic" if m.entry.generic and not is_envelope(m) else ""
+    return "specific"
+
+
+def _line_of(m: Match, text: str) -> int:
+    """The line of ``text`` on which ``m``'s pattern first matches (past the last line when it does not)."""
+    start = _start(m, text)
+    return text.count("\n", 0, start) if start < len(text) else text.count("\n") + 1
 
 
 def inner_first(matches: list[Match], text: str = "") -> list[Match]:

@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, load_kb
-from dumpscope.core.knowledge.kb import PROCESS_ENDINGS
+from dumpscope.core.knowledge.kb import is_process_ending
 from tests.support.advice import assert_answered
 
 
@@ -106,10 +106,10 @@ def test_a_signal_stays_first_when_only_wording_or_a_card_names_a_tool() -> None
     assert top.entry.id == "runtime-segfault"
 
 
-def test_process_endings_are_runtime_entries() -> None:
-    ids = {e.id: e.family for e in kb().entries}
-    for name in PROCESS_ENDINGS:
-        assert ids[name] == "runtime", name
+def test_process_endings_are_runtime_consequence_entries() -> None:
+    """The signals, ``terminate called``, the heap check and the OOM killer are marked ``consequence``."""
+    ending = {e.id for e in kb().entries if is_process_ending(e)}
+    assert {"runtime-segfault", "runtime-abort", "runtime-terminate-called", "runtime-oom-killed"} <= ending
 
 
 @pytest.mark.parametrize(

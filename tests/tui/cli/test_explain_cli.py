@@ -239,3 +239,26 @@ def test_one_message_is_answered_with_the_collector_paused_and_resumed_after(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pasted cause, then a line that only follows from it: the first answer names the cause's node, and
+    the consequence's answer under it says that its line follows from that error (issue 23)."""
+    paste = (
+        "[TRT] Could not find any implementation for node /head/Conv_9.\n"
+        "AttributeError: 'NoneType' object has no attribute 'create_execution_context'"
+    )
+    code, out, _ = run([paste, "--top", "3"], capsys)
+    assert code == 0
+    first, second = out.split("\n2.")[0], out.split("\n2.")[1].split("\n3.")[0]
+    assert "/head/Conv_9" in first and "follows from" not in first
+    assert "create_execution_context" in second
+    assert "(this line follows from the error of answer 1)" in second
+    code, out, _ = run([paste, "--top", "3", "--json"], capsys)
+    flags = [(m["id"], m["consequence"]) for m in json.loads(out)["matches"][:2]]
+    assert flags == [
+        ("tensorrt-no-implementation-for-node", False),
+        ("tensorrt-python-engine-is-none", True),
+    ]

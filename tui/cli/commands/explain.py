@@ -209,11 +209,18 @@ def _print_answer(found: Answer, as_json: bool) -> None:
     if not found.matches and found.uncovered is None:
         print("Add your own entry with --kb FILE (see --help).")
     for rank, m in enumerate(found.matches, 1):
-        print(plain(format_match(m, rank)))
+        print(plain(format_match(m, rank, follows=rank > 1 and _follows(m, found.matches[0]))))
 
 
-def format_match(m: Match, rank: int, indent: str = "") -> str:
-    """A match as plain text: a header line, then cause, fix, captured parts, source."""
+def _follows(m: Match, top: Match) -> bool:
+    """``m`` is a consequence line (``Engine deserialization failed``, a signal) ranked under an answer that
+    is not one: it follows from the error the answer explains (:func:`.kb.consequences_last`)."""
+    return m.entry.consequence and not top.entry.consequence
+
+
+def format_match(m: Match, rank: int, indent: str = "", follows: bool = False) -> str:
+    """A match as plain text: a header line, then cause, fix, captured parts, source; with ``follows``, the
+    header says that its line follows from the error of the first answer."""
     from dumpscope.core.knowledge.answer import confidence_of, shown_code
 
     e = m.entry
@@ -221,6 +228,8 @@ def format_match(m: Match, rank: int, indent: str = "") -> str:
     confidence, _ = confidence_of(m)
     head = f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(shown_code(m))}"
     lines = [f"{head}  ({e.stage}; matched by {m.reason}; confidence {confidence}){_flags(e)}"]
+    if follows:
+        lines.append(f"{pad}(this line follows from the error of answer 1)")
     lines += [f"{pad}cause: {m.cause}", f"{pad}fix:   {m.fix}"]
     lines += [f"{pad}{label}: {text}" for label, text in _found_parts(m) if text]
     lines.append(f"{pad}source: {e.source}")

@@ -1,0 +1,169 @@
+"""A multi-line paste is answered on the line that states the cause, not on a line that only follows from it
+(issue 23: ``consequence`` entries, :func:`dumpscope.core.knowledge.kb.consequences_last`).
+
+The messages are written around the sentences TensorRT prints (each entry names its source) with made-up
+names, versions and paths, not copied from the evaluation set.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge.answer import shown_code
+from dumpscope.core.knowledge.kb import is_process_ending
+from tests.support.advice import assert_answered
+
+CONSEQUENCES = (
+    "tensorrt-engine-deserialization-failed",
+    "tensorrt-engine-is-null",
+    "tensorrt-torch-tensorrt-engine-build-failed",
+    "tensorrt-network-must-have-at-least",
+    "tensorrt-failed-to-parse-onnx-model",
+    "tensorrt-python-engine-is-none",
+    "ascend-build-graph-failed",
+    "qualcomm-graph-finalize-failed",
+    "coreml-error-computing-nn-outputs",
+    "torch-npu-inner-error-reported-above",
+    "coreml-error-declaring-network",
+    "onnxruntime-web-cant-create-session",
+    "onnxruntime-react-native-cant-create-session",
+)
+
+
+@cache
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=None)
+
+
+CASES = [
+    (
+        "[TRT] The engine plan file is not compatible with this version of TensorRT, expecting library "
+        "version 10.1.0.27 got 10.0.1.6, please rebuild.\n[TRT] Engine deserialization failed.",
+        "tensorrt-plan-library-version-mismatch",
+        ("10.1.0.27", "10.0.1.6"),
+        "tensorrt-engine-deserialization-failed",
+    ),
+    (
+        "[TRT] Could not find any implementation for node /blocks.4/attn/MatMul_7.\n"
+        "AttributeError: 'NoneType' object has no attribute 'create_execution_context'",
+        "tensorrt-no-implementation-for-node",
+        ("/blocks.4/attn/MatMul_7",),
+        "tensorrt-python-engine-is-none",
+    ),
+    (
+        "[E] [TRT] ModelImporter.cpp:726: ERROR: builtin_op_importers.cpp:4531 In function "
+        "importFallbackPluginImporter:\n"
+        '[8] Assertion failed: creator && "Plugin not found, are the plugin name, version, and namespace '
+        'correct?"\nBuilding TensorRT engine failed',
+        "tensorrt-getplugincreator-could-not-find-plugin",
+        ("trt.init_libnvinfer_plugins",),
+        "tensorrt-torch-tensorrt-engine-build-failed",
+    ),
+]
+
+
+CASES += [
+    (
+        "[E:onnxruntime:, inference_session.cc:1530 operator()] Exception during initialization: Load model "
+        "from model.onnx failed:Fatal error: ai.onnx:FastGelu(-1) is not a registered function/op\n"
+        "Error: Can't create a session",
+        "onnxruntime-op-not-registered-function",
+        ("ai.onnx:FastGelu(-1)",),
+        "onnxruntime-web-cant-create-session",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry", "named", "consequence"), CASES)
+def test_the_cause_line_answers_and_the_consequence_line_follows(
+    message: str, entry: str, named: tuple[str, ...], consequence: str
+) -> None:
+    """The entry of the earlier line answers with its own captures; the consequence line's entry is still in
+    the answer, under it (it says the line only follows from an earlier error)."""
+    assert_answered(kb(), message, named, entry=entry)
+    ranked = [m.entry.id for m in kb().lookup(message, top=5)]
+    assert consequence in ranked[1:], ranked
+
+
+def test_a_card_whose_reason_a_clause_answers_states_the_cause() -> None:
+    """A code's card on the earlier line whose reason a clause answers (a plugin the registry lacks) states
+    the cause: it is answered by that clause, the code shown as the message has it, and the consequence line
+    (``Engine deserialization failed``) ranks under it."""
+    message = (
+        "[E] [TRT] 1: [pluginV2Runner.cpp::load::300] Error Code 1: Serialization (Serialization assertion "
+        "creator failed.Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin "
+        "Registry)\n[E] [TRT] 4: [runtime.cpp::deserializeCudaEngine::66] Error Code 4: Internal Error "
+        "(Engine deserialization failed.)"
+    )
+    top = assert_answered(
+        kb(), message, ("init_libnvinfer_plugins",), clause="trt-plugin-creator-missing-at-load"
+    )
+    assert shown_code(top).startswith("Error Code 1")
+    ranked = [m.entry.id for m in kb().lookup(message, top=5)]
+    assert "tensorrt-engine-deserialization-failed" in ranked[1:], ranked
+
+
+def test_a_session_that_could_not_be_created_follows_from_the_load_error() -> None:
+    """onnxruntime-react-native's ``Can't create InferenceSession`` after onnxruntime's load error: the node
+    the checker names answers, not the wrapper's sentence."""
+    message = (
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from net.onnx failed:This is an invalid model. "
+        'In Node, ("Up_3", Resize, "", -1) : ("a": tensor(float),) -> ("b": tensor(float),) , Error Node '
+        "(Up_3) has input size 1 not in range [min=2, max=4].\nError: Can't create InferenceSession"
+    )
+    ranked = kb().lookup(message, top=5)
+    assert ranked[0].entry.id != "onnxruntime-react-native-cant-create-session"
+    assert ("node", "Up_3") in ranked[0].captures
+    assert "onnxruntime-react-native-cant-create-session" in [m.entry.id for m in ranked[1:]]
+
+
+def test_a_generic_line_before_moves_only_a_generic_consequence() -> None:
+    """The parser's ``While parsing node number N`` (a scheme entry) states where the parse failed: it
+    ranks above the generic summary lines after it (``Failed to parse onnx file``, ``engine != nullptr``)."""
+    message = (
+        'ERROR: [TRT]: ModelImporter.cpp:773: While parsing node number 31 [Einsum -> "out_9"]:\n'
+        "ERROR: Failed to parse onnx file\nAssertion engine != nullptr failed"
+    )
+    top = kb().lookup(message, top=1)[0]
+    assert top.entry.id == "tensorrt-while-parsing-node-number-conv"
+    assert ("op_type", "Einsum") in top.captures
+
+
+def test_a_consequence_line_alone_still_answers() -> None:
+    """Without an earlier line that an entry explains, the consequence's own entry answers (its advice is
+    where the reason is printed)."""
+    top = kb().lookup("[TRT] Engine deserialization failed.", top=1)[0]
+    assert top.entry.id == "tensorrt-engine-deserialization-failed"
+
+
+def test_a_consequence_before_its_cause_is_not_moved() -> None:
+    """Only a cause on an earlier line moves a consequence: a later line is another failure."""
+    text = (
+        "AttributeError: 'NoneType' object has no attribute 'create_execution_context'\n"
+        "[TRT] Could not find any implementation for node /head/Conv_2."
+    )
+    ranked = kb().lookup(text, top=2)
+    assert ranked[0].entry.id == "tensorrt-python-engine-is-none", [m.entry.id for m in ranked]
+
+
+def test_another_tools_cause_does_not_move_a_consequence() -> None:
+    """A cause must be of the consequence's own tool: an onnxruntime line before TensorRT's summary line does
+    not move TensorRT's entry under it."""
+    text = (
+        "[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed:Fatal error: com.example:MyOp(-1) is "
+        "not a registered function/op\n[TRT] Engine deserialization failed."
+    )
+    scores = {m.entry.id: m.score for m in kb().lookup(text, top=5)}
+    assert scores.get("tensorrt-engine-deserialization-failed", 0) >= 50.0, scores
+
+
+def test_consequence_entries_are_marked() -> None:
+    """The summary lines named in the issue are ``consequence`` entries; a tool's own ones are no process
+    ending (that rule is for text any tool prints)."""
+    marked = {e.id: e for e in kb().entries if e.consequence}
+    for name in CONSEQUENCES:
+        assert name in marked, name
+        assert not is_process_ending(marked[name])
