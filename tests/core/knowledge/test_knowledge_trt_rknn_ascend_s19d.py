@@ -2,7 +2,8 @@
 
 * TensorRT: trtexec's option and shape checks (NVIDIA/TensorRT samples/common/sampleOptions.cpp,
   sampleEngines.cpp, sampleInference.cpp, samples/trtexec/trtexec.cpp), Polygraphy's runner and surgeon
-  checks (tools/Polygraphy), DeepStream's Gst-nvinfer (sources/libs/nvdsinfer, gst-nvinfer), and two
+  checks (tools/Polygraphy), DeepStream's Gst-nvinfer (sources/libs/nvdsinfer, gst-nvinfer), Torch-TensorRT's
+  missing converters (core/conversion/conversion.cpp, dynamo _TRTInterpreter.py), and two
   builder reasons read out of an ``Error Code N`` card (a dynamic input without profile dimensions, a
   concatenation whose inputs disagree);
 * RKNN: the rknn-toolkit2 2.5.0 wheel's librknn_api.so (the PC-side client of a connected board) and
@@ -72,7 +73,7 @@ CASES = [
     (
         "[E] Unknown memory pool: zzPool",
         "tensorrt-s19d-trtexec-unknown-memory-pool",
-        ("'zzPool'", "workspace"),
+        ("zzPool", "workspace"),
     ),
     (
         "[E] Cannot find plugin creator getter symbol from plugin library: libzz_plugin.so",
@@ -128,6 +129,24 @@ CASES = [
         "[!] Failed to set optimization profile to: 3",
         "tensorrt-s19d-polygraphy-profile-set-failed",
         ("profile 3",),
+    ),
+    # --- Torch-TensorRT ---
+    (
+        "RuntimeError: [Error thrown at core/conversion/conversion.cpp:109] Expected converter to be true "
+        "but "
+        "got false\nUnable to convert node: %y.1 : Tensor = aten::zz_op(%x.1) (conversion.AddLayer)\nSchema: "
+        "aten::zz_op(Tensor self) -> (Tensor)\nConverter for aten::zz_op requested, but no such converter "
+        "was "
+        "found.",
+        "tensorrt-s19d-torchtrt-ts-no-converter",
+        ("aten::zz_op", "torch_executed_ops=['aten::zz_op']"),
+    ),
+    (
+        "torch_tensorrt.dynamo.conversion._TRTInterpreter.UnsupportedOperatorException: Conversion of "
+        "function "
+        "torch._ops.aten.zz_op.default not currently supported!",
+        "tensorrt-s19d-torchtrt-fx-conversion-unsupported",
+        ("torch._ops.aten.zz_op.default", "torch_executed_ops"),
     ),
     # --- DeepStream Gst-nvinfer ---
     (
