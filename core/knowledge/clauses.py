@@ -3530,6 +3530,51 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # Branch s19d: the builder's profile check of a dynamic input (network validation), and the shape
+    # analyser's other wording of a concatenation whose inputs disagree.
+    Clause(
+        "trt-dynamic-input-missing-profile-dims",
+        ("tensorrt",),
+        "dynamic input is missing dimensions in profile",
+        r"(?P<tensor>[^\s()][^\n()]{0,200}?): dynamic input is missing dimensions in profile "
+        r"(?P<index>\d{1,4})",
+        "Input {tensor} has a dynamic (-1) dimension, and optimization profile {index} gives it no "
+        "min/opt/max shape: every dynamic input needs its three shapes in every profile, so network "
+        "validation fails before any layer is built. Usual causes: the profile was filled for another "
+        "input name (the ONNX export renamed {tensor}), only some of several dynamic inputs were given, or "
+        "the profile was created but never added to the builder config.",
+        "Add the shapes of {tensor} to profile {index}: profile.set_shape('{tensor}', min, opt, max) then "
+        "config.add_optimization_profile(profile) (C++ IOptimizationProfile::setDimensions with kMIN, kOPT "
+        "and kMAX), or with trtexec --minShapes/--optShapes/--maxShapes={tensor}:NxCxHxW for each dynamic "
+        "input, names exactly as the network's (polygraphy inspect model model.onnx).",
+        "NVIDIA TensorRT: network validation's wording '<input>: dynamic input is missing dimensions in "
+        "profile N.' (network.cpp::validate); IOptimizationProfile (NvInferRuntime.h / Python API: 'users "
+        "need to specify at least one optimization profile' with min, opt and max for each dynamic input); "
+        "threads NVIDIA/TensorRT#1812, NVIDIA/TensorRT#939",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-concat-dims-not-compatible",
+        ("tensorrt",),
+        "dimensions not compatible for concatenation",
+        r"(?:\bI\w{1,40}Layer )?(?P<op>[^\s():][^\n():]{0,200}?): dimensions not compatible for "
+        r"concatenation",
+        "While computing shapes TensorRT found that the inputs of concatenation {op} differ on an axis other "
+        "than the one they are joined on (or differ in rank). Usual causes: an input size the network's "
+        "strides do not divide (a stride-2 branch rounds down while the upsampled branch doubles, so a skip "
+        "connection is off by one), or, with dynamic inputs, a profile whose shapes the model cannot take.",
+        "Build and run with input sizes that are a multiple of the network's total stride (32 for most "
+        "detectors and OCR backbones), also in the profile's min/opt/max; compare the shapes reaching {op} "
+        "in onnxruntime at the same input size; if the model has dynamic inputs give trtexec "
+        "--minShapes/--optShapes/--maxShapes rather than letting them default to 1.",
+        "NVIDIA TensorRT: graphShapeAnalyzer's wording '<layer>: dimensions not compatible for "
+        "concatenation' (include/NvInfer.h IConcatenationLayer: all inputs must have the same dimensions "
+        "except along the concatenation axis); thread NVIDIA/TensorRT#1989 (maintainer: dynamic-shape model "
+        "built without input profiles)",
+        "",
+        REASON,
+    ),
     Clause(
         "trt-concat-dims-mismatch",
         ("tensorrt",),

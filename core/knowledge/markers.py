@@ -90,6 +90,18 @@ _ASCEND: Markers = (
     # ("FMKTYPE: TFLITE, OP TYPE: ...") as well: the converter is the tool, not that framework.
     ("converter_lite", STRONG),
     ("mindspore/lite/", STRONG),
+    # Branch s19d: CANN's device/host log (plog, dlog) line prefix "[LEVEL] MODULE(pid,process):timestamp
+    # [file.cc:line]", as GE, the runtime, AscendCL, FE and the TBE compiler print it ("[ERROR] GE(12345,
+    # atc.bin):2024-01-01-10:00:00.000.000 [graph_prepare.cc:100]..."; the module names are those of CANN's
+    # slog module table, the enum of toolchain/slog.h in the CANN headers).  Only the level plus module plus
+    # the "(" opening the pid is taken: a bare "GE(" or "FE(" is too short to be CANN's alone.
+    ("[error] ge(", STRONG),
+    ("[warning] ge(", STRONG),
+    ("[error] ascendcl(", STRONG),
+    ("[error] fe(", STRONG),
+    ("[error] tbe(", STRONG),
+    ("[error] drv(", STRONG),
+    ("[error] runtime(", STRONG),
 )
 
 _RKNN: Markers = (
@@ -232,6 +244,12 @@ _TENSORRT: Markers = (
     # Context] - ": core/util/logging/TorchTRTLogger.cpp, core/conversion/conversionctx) and its package
     ("[torch-tensorrt", STRONG),
     ("torch_tensorrt", STRONG),
+    # Branch s19d: DeepStream's Gst-nvinfer, the TensorRT inference element of NVIDIA's video pipelines: its
+    # context's log prefix and statuses ("NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::buildModel()
+    # <nvdsinfer_context_impl.cpp:1934>", "NvDsInfer Error: NVDSINFER_CONFIG_FAILED": sources/libs/nvdsinfer,
+    # sources/includes/nvdsinfer.h) and the plugin's source file gstnvinfer.cpp.
+    ("nvdsinfer", STRONG),
+    ("gstnvinfer", STRONG),
     # Issue 23 (h23s2): the ONNX parser's other source files and namespace, which its assertion and warning
     # lines name ("onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights...",
     # "parsers/onnx/ShapedWeights.cpp:171: Weights ... has been transposed", onnx2trt:: frames; onnx/
