@@ -7,6 +7,11 @@
   export.cpp; csrc/jit/passes/onnx/constant_fold.cpp; csrc/jit/frontend/tracer.h; csrc/jit/ir/constants.cpp;
   torch/_tensor.py): constants expected, Python operators, leftover ATen ops, pack/pad pairs, the tracer's
   warnings;
+* onnxruntime's QNN execution provider (microsoft/onnxruntime onnxruntime/core/providers/qnn/builder/
+  qnn_backend_manager.cc): the backend library that does not load, a library that is not a backend,
+  ADSP_LIBRARY_PATH already set;
+* ExecuTorch's QNN delegate runtime (pytorch/executorch backends/qualcomm/runtime: QnnImplementation.cpp,
+  QnnExecuTorchBackend.cpp): the QNN library that does not open, its missing provider symbol, QnnManager init.
 
 Every message is the vendor's string as its source prints it, with made-up names and values, not an eval
 message.
@@ -131,3 +136,63 @@ def test_coreml_unsupported_fx_node_is_not_torch_onnx(kb: KnowledgeBase) -> None
     torch.onnx's 'Unsupported FX nodes:' is not read as Core ML)."""
     top = kb.lookup("NotImplementedError: Unsupported fx node zz_gelu, kind zz_gelu.default", top=1)[0]
     assert top.entry.id == "coreml-unsupported-fx-node"
+
+
+QUALCOMM = [
+    (
+        "2025-01-01 10:00:00.000 [E:onnxruntime:, qnn_execution_provider.cc:600 "
+        "onnxruntime::QNNExecutionProvider::QNNExecutionProvider] QNN SetupBackend failed Unable to load backend, "
+        "error: libQnnZz.so: cannot open shared object file: No such file or directory",
+        "qualcomm-s19a-qnn-ep-load-backend",
+        ("libQnnZz.so: cannot open shared object file", "backend_path", "QnnHtpPrepare"),
+    ),
+    (
+        "QNN SetupBackend failed Unable to load backend, error: load library failed",
+        "qualcomm-s19a-qnn-ep-load-backend",
+        ("load library failed", "ARM64 Python"),
+    ),
+    (
+        "QNN SetupBackend failed Failed to get QNN providers!",
+        "qualcomm-s19a-qnn-ep-get-providers",
+        ("QnnInterface_getProviders", "not at QnnSystem"),
+    ),
+    (
+        "[W:onnxruntime:, qnn_backend_manager.cc:290 LoadBackend] Using existing ADSP_LIBRARY_PATH setting of "
+        "/opt/zz/dsp, which may cause the HTP backend to fail.",
+        "qualcomm-s19a-qnn-ep-adsp-library-path",
+        ("/opt/zz/dsp", "Unset ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library /data/local/tmp/zz/libQnnHtp.so, with error: dlopen "
+        'failed: library "libQnnHtpV99Stub.so" not found',
+        "qualcomm-s19a-executorch-open-qnn-library",
+        ("/data/local/tmp/zz/libQnnHtp.so", "libQnnHtpV99Stub.so", "ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: QnnImplementation::Load Cannot load symbol QnnInterface_getProviders : "
+        "undefined symbol: QnnInterface_getProviders",
+        "qualcomm-s19a-executorch-get-providers-symbol",
+        ("libQnnHtp.so", "same QNN SDK"),
+    ),
+    (
+        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager",
+        "qualcomm-s19a-executorch-init-qnn-manager",
+        ("soc_model", "[ERROR] [Qnn ExecuTorch]"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry", "named"), QUALCOMM, ids=[c[1] for c in QUALCOMM])
+def test_qualcomm_source_forms(kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]) -> None:
+    assert_answered(kb, message, named, entry=entry)
+
+
+def test_executorch_init_envelope_ranks_under_the_cause(kb: KnowledgeBase) -> None:
+    """'Fail to initialize Qnn Manager' is the envelope: with the library error above it, the library error
+    answers."""
+    log = (
+        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library libQnnHtp.so, with error: dlopen failed: library "
+        '"libQnnHtp.so" not found\n'
+        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager"
+    )
+    assert kb.lookup(log, top=1)[0].entry.id == "qualcomm-s19a-executorch-open-qnn-library"
