@@ -1029,6 +1029,8 @@ _TORCH_ONNX: Markers = (
     ("couldn't export python operator", STRONG),
     ("pack_padded_sequence or pad_packed_sequence", STRONG),
     ("only steps=1 can be constant folded", STRONG),
+    ("is an unexpected tensor scalar type", STRONG),
+    ("you are trying to export the model with onnx:", STRONG),
 )
 
 # Apache TVM, from apache/tvm:

@@ -5,8 +5,8 @@
   GraphConstructionError, the decomposition step, 'Unsupported FX nodes';
 * torch.onnx, TorchScript exporter and its tracer (symbolic_helper.py _parse_arg; csrc/jit/serialization/
   export.cpp; csrc/jit/passes/onnx/constant_fold.cpp; csrc/jit/frontend/tracer.h; csrc/jit/ir/constants.cpp;
-  torch/_tensor.py): constants expected, Python operators, leftover ATen ops, pack/pad pairs, the tracer's
-  warnings;
+  torch/_tensor.py): constants expected, Python operators, leftover ATen ops, pack/pad pairs, complex
+  and unknown scalar types, Resize/Upsample before opset 11, the tracer's warnings;
 * onnxruntime's QNN execution provider (microsoft/onnxruntime onnxruntime/core/providers/qnn/builder/
   qnn_backend_manager.cc): the backend library that does not load, a library that is not a backend,
   ADSP_LIBRARY_PATH already set;
@@ -111,6 +111,18 @@ TORCH_ONNX = [
         "these operations must occur in pairs.",
         "torch-onnx-s19a-pack-padded-pairs",
         ("pad_packed_sequence", "same exported forward"),
+    ),
+    (
+        "  File \"/zz/site-packages/torch/onnx/_internal/jit_utils.py\", line 308, in _create_node\n"
+        "RuntimeError: ScalarType ComplexDouble is an unexpected tensor scalar type",
+        "torch-onnx-s19a-unexpected-scalar-type",
+        ("ComplexDouble", "view_as_real", "dynamo=True"),
+    ),
+    (
+        "UserWarning: You are trying to export the model with onnx:Upsample for ONNX opset version 9. This "
+        "operator might cause results to not match the expected results by PyTorch.",
+        "torch-onnx-s19a-resize-before-opset11",
+        ("onnx:Upsample at opset 9", "opset_version=11"),
     ),
 ]
 
