@@ -11,7 +11,10 @@
   qnn_backend_manager.cc): the backend library that does not load, a library that is not a backend,
   ADSP_LIBRARY_PATH already set;
 * ExecuTorch's QNN delegate runtime (pytorch/executorch backends/qualcomm/runtime: QnnImplementation.cpp,
-  QnnExecuTorchBackend.cpp): the QNN library that does not open, its missing provider symbol, QnnManager init.
+  QnnExecuTorchBackend.cpp): the QNN library that does not open, its missing provider symbol, QnnManager init;
+* FastRPC (quic/fastrpc src/fastrpc_apps_user.c): the signed shell that does not open; the QNN HTP backend's
+  unknown SoC at startup; GenieX's model manager (qualcomm/GenieX sdk/model-manager/crates/core/src/error.rs):
+  a chipset without a published build, a quantization not there.
 
 Every message is the vendor's string as its source prints it, with made-up names and values, not an eval
 message.
@@ -190,6 +193,33 @@ QUALCOMM = [
         "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager",
         "qualcomm-s19a-executorch-init-qnn-manager",
         ("soc_model", "[ERROR] [Qnn ExecuTorch]"),
+    ),
+    (
+        "E zz-runner: vendor/qcom/proprietary/adsprpc/src/fastrpc_apps_user.c:3040: Error 0xd: open_shell failed "
+        "for domain 3 search paths used are /zz/dsp/ (errno Permission denied)",
+        "qualcomm-s19a-fastrpc-open-shell-failed",
+        ("fastrpc_shell_unsigned_3", "/zz/dsp/", "Permission denied"),
+    ),
+    (
+        "Error 0xd: open_shell failed for domain 3 (Permission denied)",
+        "qualcomm-s19a-fastrpc-open-shell-failed",
+        ("fastrpc_shell_3", "Successfully opened file"),
+    ),
+    (
+        "QnnDsp <E> Dsp startup: SoC model (ZzChip) is unknown\nQnnDsp <E> Htp startup on load failed",
+        "qualcomm-s19a-htp-soc-model-unknown",
+        ("ZzChip", "soc_model"),
+    ),
+    (
+        'Error: download model failed: SDKError(Unknown error code), chipset "Snapdragon Zz CRD" not available for '
+        "this model; supported: Snapdragon X Elite CRD, Snapdragon 8 Elite QRD",
+        "qualcomm-s19a-geniex-chipset-unavailable",
+        ("Snapdragon Zz CRD", "Snapdragon X Elite CRD, Snapdragon 8 Elite QRD"),
+    ),
+    (
+        "quantization 'zz_w4a16' exists but is not downloaded for model 'zz-org/zz-llm'",
+        "qualcomm-s19a-geniex-quant-not-found",
+        ("zz_w4a16", "zz-org/zz-llm", "pull"),
     ),
 ]
 
