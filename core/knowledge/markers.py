@@ -1017,9 +1017,10 @@ _TORCH_ONNX: Markers = (
     ("onnx::", WEAK),
     # Issue 23, round 9: symbolic_helper.py's "Failed to export an ONNX attribute, since it's not constant".
     ("failed to export an onnx attribute", STRONG),
-    # Branch s19a, from pytorch/pytorch: the dynamo exporter's errors (torch/onnx/_internal/exporter/_core.py,
-    # _dispatching.py, _building.py; fx/analysis/unsupported_nodes.py) and the TorchScript exporter's
-    # (symbolic_helper.py _parse_arg; csrc/jit/serialization/export.cpp; csrc/jit/passes/onnx/constant_fold.cpp)
+    # Branch s19a, from pytorch/pytorch: the dynamo exporter's errors (torch/onnx/_internal/exporter/
+    # _core.py, _dispatching.py, _building.py; fx/analysis/unsupported_nodes.py) and the TorchScript
+    # exporter's (symbolic_helper.py; csrc/jit/serialization/export.cpp; csrc/jit/passes/onnx/
+    # constant_fold.cpp)
     ("no onnx function found for", STRONG),
     ("error when translating node %", STRONG),
     ("failed to decompose the fx graph for onnx", STRONG),

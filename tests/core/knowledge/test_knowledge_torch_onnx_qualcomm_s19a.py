@@ -30,15 +30,15 @@ from tests.support.advice import assert_answered
 TORCH_ONNX = [
     (
         "torch.onnx._internal.exporter._errors.DispatchError: No ONNX function found for "
-        "<OpOverload(op='aten.zz_pool2d', overload='default')>. Failure message: No decompositions registered "
-        "for the complex-valued input",
+        "<OpOverload(op='aten.zz_pool2d', overload='default')>. Failure message: No decompositions "
+        "registered for the complex-valued input",
         "torch-onnx-s19a-dynamo-no-onnx-function",
         ("aten.zz_pool2d", "complex-valued", "custom_translation_table", "view_as_real"),
     ),
     (
-        "<class 'torch.onnx._internal.exporter._errors.ConversionError'>: Error when translating node %zz_op : "
-        "[num_users=1] = call_function[target=torch.ops.aten.zz_op.default](args = (%x,), kwargs = {}). See the "
-        "stack trace for more information.",
+        "<class 'torch.onnx._internal.exporter._errors.ConversionError'>: Error when translating node "
+        "%zz_op : [num_users=1] = call_function[target=torch.ops.aten.zz_op.default](args = (%x,), "
+        "kwargs = {}). See the stack trace for more information.",
         "torch-onnx-s19a-dynamo-translate-node",
         ("node zz_op", "torch.ops.aten.zz_op.default", "onnxscript"),
     ),
@@ -50,8 +50,8 @@ TORCH_ONNX = [
         ("aten_zz_like", "pip install -U onnxscript"),
     ),
     (
-        "torch.onnx.OnnxExporterError: Failed to decompose the FX graph for ONNX compatibility. This is step 2/3 "
-        "of exporting the model to ONNX.",
+        "torch.onnx.OnnxExporterError: Failed to decompose the FX graph for ONNX compatibility. This is "
+        "step 2/3 of exporting the model to ONNX.",
         "torch-onnx-s19a-dynamo-decompose-step",
         ("register_fake", "dynamo=False"),
     ),
@@ -62,22 +62,24 @@ TORCH_ONNX = [
         ("aten.zz_op.default", "dynamo=False", "OnnxRegistry"),
     ),
     (
-        "TracerWarning: Converting a tensor to a Python integer might cause the trace to be incorrect. We can't "
-        "record the data flow of Python values, so this value will be treated as a constant in the future.",
+        "TracerWarning: Converting a tensor to a Python integer might cause the trace to be incorrect. We "
+        "can't record the data flow of Python values, so this value will be treated as a constant in the "
+        "future.",
         "torch-onnx-s19a-tracer-python-value",
         ("Python integer", "dynamic_axes"),
     ),
     (
-        "TracerWarning: torch.as_tensor results are registered as constants in the trace. You can safely ignore "
-        "this warning if you use this function to create tensors out of constant variables that would be the "
-        "same every time you call this function. In any other case, this might cause the trace to be incorrect.",
+        "TracerWarning: torch.as_tensor results are registered as constants in the trace. You can safely "
+        "ignore this warning if you use this function to create tensors out of constant variables that would "
+        "be the same every time you call this function. In any other case, this might cause the trace to be "
+        "incorrect.",
         "torch-onnx-s19a-tracer-constant-tensor",
         ("torch.as_tensor", "torch.full_like"),
     ),
     (
         "TracerWarning: Iterating over a tensor might cause the trace to be incorrect. Passing a tensor of "
-        "different shape won't change the number of iterations executed (and might lead to errors or silently "
-        "give incorrect results).",
+        "different shape won't change the number of iterations executed (and might lead to errors or "
+        "silently give incorrect results).",
         "torch-onnx-s19a-tracer-iterating-tensor",
         ("fixed count", "torch.unbind"),
     ),
@@ -98,25 +100,25 @@ TORCH_ONNX = [
         ("aten::zz_op", "register_custom_op_symbolic('aten::zz_op'"),
     ),
     (
-        "RuntimeError: Cannot insert a Tensor that requires grad as a constant. Consider making it a parameter "
-        "or input, or detaching the gradient\nTensor:\n 0.1000\n[ torch.FloatTensor{1} ]",
+        "RuntimeError: Cannot insert a Tensor that requires grad as a constant. Consider making it a "
+        "parameter or input, or detaching the gradient\nTensor:\n 0.1000\n[ torch.FloatTensor{1} ]",
         "torch-onnx-s19a-requires-grad-constant",
         ("register_buffer", "detach"),
     ),
     (
-        "UserWarning: Only steps=1 can be constant folded for opset >= 10 onnx::Slice op. Constant folding not "
-        "applied.",
+        "UserWarning: Only steps=1 can be constant folded for opset >= 10 onnx::Slice op. Constant folding "
+        "not applied.",
         "torch-onnx-s19a-slice-step-not-folded",
         ("step-1 Slice", "Nothing needs doing"),
     ),
     (
-        "RuntimeError: ONNX export failed: Cannot export individual pack_padded_sequence or pad_packed_sequence; "
-        "these operations must occur in pairs.",
+        "RuntimeError: ONNX export failed: Cannot export individual pack_padded_sequence or "
+        "pad_packed_sequence; these operations must occur in pairs.",
         "torch-onnx-s19a-pack-padded-pairs",
         ("pad_packed_sequence", "same exported forward"),
     ),
     (
-        "  File \"/zz/site-packages/torch/onnx/_internal/jit_utils.py\", line 308, in _create_node\n"
+        '  File "/zz/site-packages/torch/onnx/_internal/jit_utils.py", line 308, in _create_node\n'
         "RuntimeError: ScalarType ComplexDouble is an unexpected tensor scalar type",
         "torch-onnx-s19a-unexpected-scalar-type",
         ("ComplexDouble", "view_as_real", "dynamo=True"),
@@ -156,8 +158,8 @@ def test_coreml_unsupported_fx_node_is_not_torch_onnx(kb: KnowledgeBase) -> None
 QUALCOMM = [
     (
         "2025-01-01 10:00:00.000 [E:onnxruntime:, qnn_execution_provider.cc:600 "
-        "onnxruntime::QNNExecutionProvider::QNNExecutionProvider] QNN SetupBackend failed Unable to load backend, "
-        "error: libQnnZz.so: cannot open shared object file: No such file or directory",
+        "onnxruntime::QNNExecutionProvider::QNNExecutionProvider] QNN SetupBackend failed Unable to load "
+        "backend, error: libQnnZz.so: cannot open shared object file: No such file or directory",
         "qualcomm-s19a-qnn-ep-load-backend",
         ("libQnnZz.so: cannot open shared object file", "backend_path", "QnnHtpPrepare"),
     ),
@@ -172,14 +174,14 @@ QUALCOMM = [
         ("QnnInterface_getProviders", "not at QnnSystem"),
     ),
     (
-        "[W:onnxruntime:, qnn_backend_manager.cc:290 LoadBackend] Using existing ADSP_LIBRARY_PATH setting of "
-        "/opt/zz/dsp, which may cause the HTP backend to fail.",
+        "[W:onnxruntime:, qnn_backend_manager.cc:290 LoadBackend] Using existing ADSP_LIBRARY_PATH setting "
+        "of /opt/zz/dsp, which may cause the HTP backend to fail.",
         "qualcomm-s19a-qnn-ep-adsp-library-path",
         ("/opt/zz/dsp", "Unset ADSP_LIBRARY_PATH"),
     ),
     (
-        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library /data/local/tmp/zz/libQnnHtp.so, with error: dlopen "
-        'failed: library "libQnnHtpV99Stub.so" not found',
+        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library /data/local/tmp/zz/libQnnHtp.so, with error: "
+        'dlopen failed: library "libQnnHtpV99Stub.so" not found',
         "qualcomm-s19a-executorch-open-qnn-library",
         ("/data/local/tmp/zz/libQnnHtp.so", "libQnnHtpV99Stub.so", "ADSP_LIBRARY_PATH"),
     ),
@@ -195,8 +197,8 @@ QUALCOMM = [
         ("soc_model", "[ERROR] [Qnn ExecuTorch]"),
     ),
     (
-        "E zz-runner: vendor/qcom/proprietary/adsprpc/src/fastrpc_apps_user.c:3040: Error 0xd: open_shell failed "
-        "for domain 3 search paths used are /zz/dsp/ (errno Permission denied)",
+        "E zz-runner: vendor/qcom/proprietary/adsprpc/src/fastrpc_apps_user.c:3040: Error 0xd: open_shell "
+        "failed for domain 3 search paths used are /zz/dsp/ (errno Permission denied)",
         "qualcomm-s19a-fastrpc-open-shell-failed",
         ("fastrpc_shell_unsigned_3", "/zz/dsp/", "Permission denied"),
     ),
@@ -211,8 +213,8 @@ QUALCOMM = [
         ("ZzChip", "soc_model"),
     ),
     (
-        'Error: download model failed: SDKError(Unknown error code), chipset "Snapdragon Zz CRD" not available for '
-        "this model; supported: Snapdragon X Elite CRD, Snapdragon 8 Elite QRD",
+        'Error: download model failed: SDKError(Unknown error code), chipset "Snapdragon Zz CRD" not '
+        "available for this model; supported: Snapdragon X Elite CRD, Snapdragon 8 Elite QRD",
         "qualcomm-s19a-geniex-chipset-unavailable",
         ("Snapdragon Zz CRD", "Snapdragon X Elite CRD, Snapdragon 8 Elite QRD"),
     ),
