@@ -240,3 +240,15 @@ def test_executorch_init_envelope_ranks_under_the_cause(kb: KnowledgeBase) -> No
         "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager"
     )
     assert kb.lookup(log, top=1)[0].entry.id == "qualcomm-s19a-executorch-open-qnn-library"
+
+
+def test_fastrpc_open_shell_errno_wrapped_onto_the_next_line(kb: KnowledgeBase) -> None:
+    """A logcat line wrapped inside the errno parentheses still answers, with the errno text captured."""
+    top = assert_answered(
+        kb,
+        "Error 0xd: open_shell failed for domain 3 search paths used are /zz/dsp/ "
+        "(errno Permission\n denied)",
+        ("fastrpc_shell_unsigned_3", "/zz/dsp/"),
+        entry="qualcomm-s19a-fastrpc-open-shell-failed",
+    )
+    assert ("detail", "Permission\n denied") in top.captures
