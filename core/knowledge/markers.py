@@ -1035,6 +1035,21 @@ _TORCH_ONNX: Markers = (
     ("onnx::", WEAK),
     # Issue 23, round 9: symbolic_helper.py's "Failed to export an ONNX attribute, since it's not constant".
     ("failed to export an onnx attribute", STRONG),
+    # Branch s19a, from pytorch/pytorch: the dynamo exporter's errors (torch/onnx/_internal/exporter/
+    # _core.py, _dispatching.py, _building.py; fx/analysis/unsupported_nodes.py) and the TorchScript
+    # exporter's (symbolic_helper.py; csrc/jit/serialization/export.cpp; csrc/jit/passes/onnx/
+    # constant_fold.cpp)
+    ("no onnx function found for", STRONG),
+    ("error when translating node %", STRONG),
+    ("failed to decompose the fx graph for onnx", STRONG),
+    ("tracedonnxfunction", STRONG),
+    ("unsupported fx nodes:", STRONG),
+    ("expected node type 'onnx::constant'", STRONG),
+    ("couldn't export python operator", STRONG),
+    ("pack_padded_sequence or pad_packed_sequence", STRONG),
+    ("only steps=1 can be constant folded", STRONG),
+    ("is an unexpected tensor scalar type", STRONG),
+    ("you are trying to export the model with onnx:", STRONG),
 )
 
 # Apache TVM, from apache/tvm:
@@ -1111,7 +1126,9 @@ _COREML: Markers = (
     ("mil program", MEDIUM),
     ("minimum_deployment_target", STRONG),
     ("computeunit", STRONG),
-    ("unsupported fx node", STRONG),
+    # "Unsupported fx node {node}, kind {kind}": the trailing space keeps torch.onnx's FX exporter
+    # ("Unsupported FX nodes: {...}") out of it
+    ("unsupported fx node ", STRONG),
     ("tfcoreml", STRONG),
     ("unsupported ops of type:", STRONG),
     ("error computing nn outputs", STRONG),
