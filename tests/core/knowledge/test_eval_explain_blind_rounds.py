@@ -45,13 +45,17 @@ FLOORS = {
         ("dev", "claimed"): (27, 27),
         ("dev", "new"): (14, 14),
         ("dev", "code"): (8, 8),
-        ("heldout", "claimed"): (14, 16),
+        # lowered 14 -> 13 by the lead (2026-11-29, the night's merges, s19a-s19f): one held-out answer that
+        # was already withheld as "no confident match" now lists another tool first among the closest (the
+        # wording weights moved as entries were added); counts only, not looked at; 13/16 is also its blind
+        # figure on 0b82517.
+        ("heldout", "claimed"): (13, 16),
         ("heldout", "new"): (9, 10),
         ("heldout", "code"): (6, 6),
     },
     "round24": {
-        ("dev", "claimed"): (27, 28),
-        ("dev", "new"): (14, 16),
+        ("dev", "claimed"): (28, 28),
+        ("dev", "new"): (16, 16),
         ("dev", "code"): (10, 10),
         ("heldout", "claimed"): (16, 19),
         ("heldout", "new"): (6, 6),
@@ -65,7 +69,7 @@ SCAN_FLOORS = {
     "round21": {"dev": (45, 45), "heldout": (20, 21)},
     "round22": {"dev": (49, 49), "heldout": (22, 22)},
     "round23": {"dev": (41, 41), "heldout": (25, 26)},
-    "round24": {"dev": (42, 44), "heldout": (23, 25)},
+    "round24": {"dev": (44, 44), "heldout": (23, 25)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -75,8 +79,10 @@ SPECIFIC_FLOORS = {
     # hand draw and fixed for every message); that message now gets TensorRT's family card.
     "round21": {"dev": (36, 45), "heldout": (15, 19)},
     "round22": {"dev": (36, 49), "heldout": (14, 22)},
-    "round23": {"dev": (31, 41), "heldout": (11, 23)},
-    "round24": {"dev": (20, 41), "heldout": (11, 22)},
+    # round 23's held-out count of right-tool answers lowered 23 -> 22 with its family@1 floor above (the same
+    # withheld answer); its specific floor stays 11.
+    "round23": {"dev": (32, 41), "heldout": (11, 22)},
+    "round24": {"dev": (39, 44), "heldout": (11, 22)},
 }
 ROUNDS = sorted(FLOORS)
 
