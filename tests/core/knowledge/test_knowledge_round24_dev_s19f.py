@@ -1,9 +1,10 @@
-"""Issue 23, round 24's dev forms answered at their cause (s19f): Core ML's Espresso ANE failures (s19b's entry), Xcode's
-model class generation, the spec validator's feature checks and an Objective-C selector missing on an older
-OS; MediaPipe LLM Inference's signature check; onnxruntime-node's provider list, the C# API's element-type
-check and the CANN execution provider's CannCall lines; RKLLM's model check; TensorRT's lazily loaded
-libraries (and glibc 2.41's executable-stack refusal); QNN HTP's per-graph allocation limit; ncnn's glslang
-built-ins and Vulkan results printed by name; protobuf's other DecodeError texts under onnx.load.
+"""Issue 23, round 24's dev forms answered at their cause (s19f): Core ML's Espresso ANE failures (s19b's
+entry), Xcode's model class generation, the spec validator's feature checks and an Objective-C selector
+missing on an older OS; MediaPipe LLM Inference's signature check; onnxruntime-node's provider list, the C#
+API's element-type check and the CANN execution provider's CannCall lines; RKLLM's model check; TensorRT's
+lazily loaded libraries (and glibc 2.41's executable-stack refusal); QNN HTP's per-graph allocation limit;
+ncnn's glslang built-ins and Vulkan results printed by name; protobuf's other DecodeError texts under
+onnx.load.
 
 Each message is written from the vendor's own wording (the sources each entry cites) with names and values
 of our own; none is a message of the evaluation set."""
@@ -202,3 +203,26 @@ def test_tensorrt_unsupported_sm_assertion(kb: KnowledgeBase) -> None:
     msg = "[F] [TRT] Assertion failed: Unsupported SM.\nC:\\src\\cuda\\caskUtils.cpp:80\nAborting..."
     top = kb.lookup(msg, top=1)[0]
     assert top.entry.id == "tensorrt-unsupported-sm"
+
+
+# Two general fixes found by the hand draws of 2026-11-29 evening (disclosed in tests/data/explain/README.md):
+# Torch-TensorRT's TORCHTRT_CHECK form has its own entry (the check's message is the reason), and the IR
+# reader's unsupported-opset check printed without ' id:N' is read whole.
+
+
+def test_torch_tensorrt_check_reads_the_checks_message(kb: KnowledgeBase) -> None:
+    msg = (
+        "RuntimeError: [Error thrown at core/conversion/converters/impl/shuffle.cpp:57] Expected in.nbDims "
+        "== 4 to be true but got false\nShuffle converter expects 4-D input, got 3"
+    )
+    assert_answered(
+        kb,
+        msg,
+        ("in.nbDims == 4", "Shuffle converter expects 4-D input, got 3", "torch_executed_ops"),
+        entry="tensorrt-torch-tensorrt-check-failed",
+    )
+
+
+def test_ir_reader_opset_without_layer_id(kb: KnowledgeBase) -> None:
+    msg = "Cannot create Gather layer model/gather_3 from unsupported opset: opset15"
+    assert_answered(kb, msg, ("model/gather_3", "Gather", "opset15"), entry="openvino-ir-unsupported-opset")
