@@ -262,3 +262,23 @@ def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
         ("tensorrt-no-implementation-for-node", False),
         ("tensorrt-python-engine-is-none", True),
     ]
+
+
+def test_a_consequence_under_a_family_card_or_a_wording_match_claims_nothing() -> None:
+    """'follows from answer 1' is said only under an answer of the consequence's own tool (any tool for a
+    process ending) found by its pattern or code: a family card or a wording match explains no earlier
+    line."""
+    from dumpscope.core.knowledge import load_kb
+    from dumpscope.core.knowledge.kb import Match
+    from dumpscope.tui.cli.commands.explain import _follows
+
+    kb = load_kb(user_dir=Path("/nonexistent"))
+    by_id = {e.id: e for e in kb.entries}
+    deser = Match(by_id["tensorrt-engine-deserialization-failed"], 30.0, "pattern", (), (), (), ())
+    segv = Match(by_id["runtime-segfault"], 30.0, "pattern", (), (), (), ())
+    plugin = Match(by_id["tensorrt-getplugincreator-could-not-find-plugin"], 40.0, "pattern", (), (), (), ())
+    assert _follows(deser, plugin) and _follows(segv, plugin)
+    assert not _follows(deser, plugin._replace(reason="words"))
+    assert not _follows(deser, Match(by_id["family-tensorrt"], 40.0, "family", (), (), (), ()))
+    ort = Match(by_id["onnxruntime-non-zero-status-code-returned"], 40.0, "pattern", (), (), (), ())
+    assert not _follows(deser, ort) and _follows(segv, ort)

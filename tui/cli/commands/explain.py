@@ -213,9 +213,18 @@ def _print_answer(found: Answer, as_json: bool) -> None:
 
 
 def _follows(m: Match, top: Match) -> bool:
-    """``m`` is a consequence line (``Engine deserialization failed``, a signal) ranked under an answer that
-    is not one: it follows from the error the answer explains (:func:`.kb.consequences_last`)."""
-    return m.entry.consequence and not top.entry.consequence
+    """``m`` is a consequence line (``Engine deserialization failed``, a signal) ranked under an answer of its
+    own tool (or, for a process ending, of any tool) found by its pattern or code, which is not one: it
+    follows from the error that answer explains (:func:`.kb.consequences_last`).  Under a family card or a
+    wording match nothing is claimed."""
+    from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
+
+    if not m.entry.consequence or top.entry.consequence or top.entry.level == "family":
+        return False
+    basis = top.reason.split("+")
+    if "pattern" not in basis and "code" not in basis:
+        return False
+    return m.entry.family == top.entry.family or m.entry.family in RUNTIME_FAMILIES
 
 
 def format_match(m: Match, rank: int, indent: str = "", follows: bool = False) -> str:
