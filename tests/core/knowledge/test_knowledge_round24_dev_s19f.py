@@ -229,3 +229,20 @@ def test_torch_tensorrt_check_reads_the_checks_message(kb: KnowledgeBase) -> Non
 def test_ir_reader_opset_without_layer_id(kb: KnowledgeBase) -> None:
     msg = "Cannot create Gather layer model/gather_3 from unsupported opset: opset15"
     assert_answered(kb, msg, ("model/gather_3", "Gather", "opset15"), entry="openvino-ir-unsupported-opset")
+
+
+def test_cann_runtime_feature_not_support(kb: KnowledgeBase) -> None:
+    msg = (
+        "EE9999: Inner Error!\n"
+        "EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc]\n"
+        "        rtGetDevMsg execute failed, reason=[feature not support][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:49]"
+    )
+    assert_answered(kb, msg, ("rtGetDevMsg", "207000", "npu-smi info"), entry="ascend-rt-feature-not-support")
+
+
+def test_the_runtime_reason_entry_says_a_device_exception_only_for_one(kb: KnowledgeBase) -> None:
+    top = kb.lookup("rtMalloc execute failed, reason=[memory allocation failed]", top=1)[0]
+    assert top.entry.id == "ascend-sync-failed-reason"
+    assert "any other reason is the runtime's own check of this call" in top.cause
+    assert "memory allocation failed" in top.cause
