@@ -1051,15 +1051,15 @@ def endings_last(matches: list[Match]) -> list[Match]:
 
 
 def consequences_last(matches: list[Match], text: str) -> list[Match]:
-    """``matches`` with each match of a consequence entry (``consequence``: ``Engine deserialization
-    failed``, ``Assertion engine != nullptr failed``, ``Building TensorRT engine failed``: a line that only
-    follows from an earlier failure) scored just under the best cause its tool states on an earlier line of
-    the same paste (:func:`_cause_kind`): an entry of the same tool found by its pattern on a line before the
-    consequence's line, specific, or a card whose own reason a clause answers; a generic entry that no
-    clause answers (``While parsing node number N``) moves only a generic consequence.  A plugin the
-    registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line, the
-    consequence line stays in the answer under it.  A single line, or a paste whose earlier lines no entry
-    of the tool explains, moves nothing."""
+    """``matches`` with each match of a consequence entry (``consequence``: ``Engine deserialization failed``,
+    ``Assertion engine != nullptr failed``, ``Building TensorRT engine failed``: a line that only follows
+    from an earlier failure) scored just under the best cause its tool states on an earlier line of the
+    same paste (:func:`_states_cause_of`): an entry of the same tool found by its pattern on a line
+    before the consequence's line, specific, or a card whose own reason a clause answers; a generic entry
+    that no clause answers (``While parsing node number N``) moves only a generic consequence. A plugin
+    the registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line,
+    the consequence line stays in the answer under it. A single line, or a paste whose earlier lines no
+    entry of the tool explains, moves nothing. Process endings are :func:`endings_last`'s."""
     if "\n" not in text or not any(m.entry.consequence for m in matches):
         return matches
     causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind]
@@ -1068,18 +1068,35 @@ def consequences_last(matches: list[Match], text: str) -> list[Match]:
     out = []
     for m in matches:
         if m.entry.consequence and not is_process_ending(m.entry):
-            line = _line_of(m, text)
-            earlier = [
-                c.score
-                for c, kind in causes
-                if c.entry.family == m.entry.family
-                and (kind != "generic" or m.entry.generic)
-                and _line_of(c, text) < line
-            ]
+            earlier = [c.score for c, kind in causes if _states_cause_of(m, c, kind, text)]
             if earlier:
                 m = _under(m, max(earlier))
         out.append(m)
     return out
+
+
+def follows_from(m: Match, cause: Match, text: str) -> bool:
+    """``m`` is a consequence line of ``text`` (``Engine deserialization failed``, a signal) that follows from
+    the error ``cause`` explains: ``cause`` states a cause (:func:`_cause_kind`) on an earlier line, of the
+    same tool (any tool for a process ending).  What ``explain`` says under such a match; under a family
+    card, a wording match or a later line nothing is claimed."""
+    return (
+        m.entry.consequence
+        and not cause.entry.consequence
+        and _states_cause_of(m, cause, _cause_kind(cause, text), text)
+    )
+
+
+def _states_cause_of(m: Match, cause: Match, kind: str, text: str) -> bool:
+    """A cause of that ``kind`` (:func:`_cause_kind`, "" for none) explains the consequence ``m``: its tool's
+    (any tool's for a process ending; a generic cause only a generic consequence), on an earlier line."""
+    if not kind:
+        return False
+    if not is_process_ending(m.entry) and (
+        cause.entry.family != m.entry.family or (kind == "generic" and not m.entry.generic)
+    ):
+        return False
+    return _line_of(cause, text) < _line_of(m, text)
 
 
 def _cause_kind(m: Match, text: str) -> str:

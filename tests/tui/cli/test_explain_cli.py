@@ -264,21 +264,31 @@ def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
     ]
 
 
-def test_a_consequence_under_a_family_card_or_a_wording_match_claims_nothing() -> None:
-    """'follows from answer 1' is said only under an answer of the consequence's own tool (any tool for a
-    process ending) found by its pattern or code: a family card or a wording match explains no earlier
-    line."""
+def test_a_consequence_follows_only_from_an_earlier_cause_of_its_tool() -> None:
+    """'follows from answer 1' is said only where :func:`.kb.follows_from` holds: the first answer states a
+    cause of the consequence's own tool (any tool for a process ending), found by its pattern, on an earlier
+    line; never under a family card, a wording match or a later line."""
     from dumpscope.core.knowledge import load_kb
-    from dumpscope.core.knowledge.kb import Match
-    from dumpscope.tui.cli.commands.explain import _follows
+    from dumpscope.core.knowledge.kb import follows_from
 
     kb = load_kb(user_dir=Path("/nonexistent"))
-    by_id = {e.id: e for e in kb.entries}
-    deser = Match(by_id["tensorrt-engine-deserialization-failed"], 30.0, "pattern", (), (), (), ())
-    segv = Match(by_id["runtime-segfault"], 30.0, "pattern", (), (), (), ())
-    plugin = Match(by_id["tensorrt-getplugincreator-could-not-find-plugin"], 40.0, "pattern", (), (), (), ())
-    assert _follows(deser, plugin) and _follows(segv, plugin)
-    assert not _follows(deser, plugin._replace(reason="words"))
-    assert not _follows(deser, Match(by_id["family-tensorrt"], 40.0, "family", (), (), (), ()))
-    ort = Match(by_id["onnxruntime-non-zero-status-code-returned"], 40.0, "pattern", (), (), (), ())
-    assert not _follows(deser, ort) and _follows(segv, ort)
+    plugin = (
+        "[TRT] [E] 1: [pluginV2Runner.cpp::load::303] Error Code 1: Serialization (Serialization assertion "
+        "creator failed.Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin "
+        "Registry)"
+    )
+    deser = (
+        "[TRT] [E] 4: [runtime.cpp::deserializeCudaEngine::66] Error Code 4: Internal Error (Engine "
+        "deserialization failed.)"
+    )
+    text = f"{plugin}\n{deser}\nSegmentation fault (core dumped)"
+    ranked = kb.lookup(text, top=5)
+    by_id = {m.entry.id: m for m in ranked}
+    top, consequence = ranked[0], by_id["tensorrt-engine-deserialization-failed"]
+    assert not top.entry.consequence
+    assert follows_from(consequence, top, text)
+    assert not follows_from(top, consequence, text)  # the cause follows from nothing
+    assert not follows_from(consequence, top, f"{deser}\n{plugin}")  # a later line explains nothing
+    assert not follows_from(consequence, top._replace(reason="words"), text)
+    family = kb.lookup("[TRT] something went wrong", top=1)[0]
+    assert family.entry.level == "family" and not follows_from(consequence, family, text)

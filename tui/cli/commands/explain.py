@@ -99,8 +99,9 @@ def _explain_message(message: str, cmd: Options) -> int:
     gc.disable()
     try:
         kb = _load_kb(cmd.kb, mapped=True)  # one message, then the process ends
-        found = kb.answer(_message_text(message), top=cmd.top)
-        _print_answer(found, cmd.json)
+        text = _message_text(message)
+        found = kb.answer(text, top=cmd.top)
+        _print_answer(found, cmd.json, text)
     finally:
         if was_enabled:
             gc.enable()
@@ -199,8 +200,10 @@ def _not_a_log(path: Path) -> str | None:
     return None
 
 
-def _print_answer(found: Answer, as_json: bool) -> None:
+def _print_answer(found: Answer, as_json: bool, text: str) -> None:
     import json
+
+    from dumpscope.core.knowledge.kb import follows_from
 
     if as_json:
         print(json_safe(json.dumps(found.to_dict(), indent=2, ensure_ascii=False)))
@@ -209,22 +212,8 @@ def _print_answer(found: Answer, as_json: bool) -> None:
     if not found.matches and found.uncovered is None:
         print("Add your own entry with --kb FILE (see --help).")
     for rank, m in enumerate(found.matches, 1):
-        print(plain(format_match(m, rank, follows=rank > 1 and _follows(m, found.matches[0]))))
-
-
-def _follows(m: Match, top: Match) -> bool:
-    """``m`` is a consequence line (``Engine deserialization failed``, a signal) ranked under an answer of its
-    own tool (or, for a process ending, of any tool) found by its pattern or code, which is not one: it
-    follows from the error that answer explains (:func:`.kb.consequences_last`).  Under a family card or a
-    wording match nothing is claimed."""
-    from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
-
-    if not m.entry.consequence or top.entry.consequence or top.entry.level == "family":
-        return False
-    basis = top.reason.split("+")
-    if "pattern" not in basis and "code" not in basis:
-        return False
-    return m.entry.family == top.entry.family or m.entry.family in RUNTIME_FAMILIES
+        follows = rank > 1 and follows_from(m, found.matches[0], text)
+        print(plain(format_match(m, rank, follows=follows)))
 
 
 def format_match(m: Match, rank: int, indent: str = "", follows: bool = False) -> str:
