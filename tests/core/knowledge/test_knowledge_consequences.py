@@ -7,11 +7,9 @@ names, versions and paths, not copied from the evaluation set.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.answer import shown_code
 from dumpscope.core.knowledge.kb import is_process_ending
 from tests.support.advice import assert_answered
@@ -31,11 +29,6 @@ CONSEQUENCES = (
     "onnxruntime-web-cant-create-session",
     "onnxruntime-react-native-cant-create-session",
 )
-
-
-@cache
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=None)
 
 
 CASES = [
@@ -79,16 +72,16 @@ CASES += [
 
 @pytest.mark.parametrize(("message", "entry", "named", "consequence"), CASES)
 def test_the_cause_line_answers_and_the_consequence_line_follows(
-    message: str, entry: str, named: tuple[str, ...], consequence: str
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...], consequence: str
 ) -> None:
     """The entry of the earlier line answers with its own captures; the consequence line's entry is still in
     the answer, under it (it says the line only follows from an earlier error)."""
-    assert_answered(kb(), message, named, entry=entry)
-    ranked = [m.entry.id for m in kb().lookup(message, top=5)]
+    assert_answered(kb, message, named, entry=entry)
+    ranked = [m.entry.id for m in kb.lookup(message, top=5)]
     assert consequence in ranked[1:], ranked
 
 
-def test_a_card_whose_reason_a_clause_answers_states_the_cause() -> None:
+def test_a_card_whose_reason_a_clause_answers_states_the_cause(kb: KnowledgeBase) -> None:
     """A code's card on the earlier line whose reason a clause answers (a plugin the registry lacks) states
     the cause: it is answered by that clause, the code shown as the message has it, and the consequence line
     (``Engine deserialization failed``) ranks under it."""
@@ -99,14 +92,14 @@ def test_a_card_whose_reason_a_clause_answers_states_the_cause() -> None:
         "(Engine deserialization failed.)"
     )
     top = assert_answered(
-        kb(), message, ("init_libnvinfer_plugins",), clause="trt-plugin-creator-missing-at-load"
+        kb, message, ("init_libnvinfer_plugins",), clause="trt-plugin-creator-missing-at-load"
     )
     assert shown_code(top).startswith("Error Code 1")
-    ranked = [m.entry.id for m in kb().lookup(message, top=5)]
+    ranked = [m.entry.id for m in kb.lookup(message, top=5)]
     assert "tensorrt-engine-deserialization-failed" in ranked[1:], ranked
 
 
-def test_a_session_that_could_not_be_created_follows_from_the_load_error() -> None:
+def test_a_session_that_could_not_be_created_follows_from_the_load_error(kb: KnowledgeBase) -> None:
     """onnxruntime-react-native's ``Can't create InferenceSession`` after onnxruntime's load error: the node
     the checker names answers, not the wrapper's sentence."""
     message = (
@@ -114,56 +107,56 @@ def test_a_session_that_could_not_be_created_follows_from_the_load_error() -> No
         'In Node, ("Up_3", Resize, "", -1) : ("a": tensor(float),) -> ("b": tensor(float),) , Error Node '
         "(Up_3) has input size 1 not in range [min=2, max=4].\nError: Can't create InferenceSession"
     )
-    ranked = kb().lookup(message, top=5)
+    ranked = kb.lookup(message, top=5)
     assert ranked[0].entry.id != "onnxruntime-react-native-cant-create-session"
     assert ("node", "Up_3") in ranked[0].captures
     assert "onnxruntime-react-native-cant-create-session" in [m.entry.id for m in ranked[1:]]
 
 
-def test_a_generic_line_before_moves_only_a_generic_consequence() -> None:
+def test_a_generic_line_before_moves_only_a_generic_consequence(kb: KnowledgeBase) -> None:
     """The parser's ``While parsing node number N`` (a scheme entry) states where the parse failed: it
     ranks above the generic summary lines after it (``Failed to parse onnx file``, ``engine != nullptr``)."""
     message = (
         'ERROR: [TRT]: ModelImporter.cpp:773: While parsing node number 31 [Einsum -> "out_9"]:\n'
         "ERROR: Failed to parse onnx file\nAssertion engine != nullptr failed"
     )
-    top = kb().lookup(message, top=1)[0]
+    top = kb.lookup(message, top=1)[0]
     assert top.entry.id == "tensorrt-while-parsing-node-number-conv"
     assert ("op_type", "Einsum") in top.captures
 
 
-def test_a_consequence_line_alone_still_answers() -> None:
+def test_a_consequence_line_alone_still_answers(kb: KnowledgeBase) -> None:
     """Without an earlier line that an entry explains, the consequence's own entry answers (its advice is
     where the reason is printed)."""
-    top = kb().lookup("[TRT] Engine deserialization failed.", top=1)[0]
+    top = kb.lookup("[TRT] Engine deserialization failed.", top=1)[0]
     assert top.entry.id == "tensorrt-engine-deserialization-failed"
 
 
-def test_a_consequence_before_its_cause_is_not_moved() -> None:
+def test_a_consequence_before_its_cause_is_not_moved(kb: KnowledgeBase) -> None:
     """Only a cause on an earlier line moves a consequence: a later line is another failure."""
     text = (
         "AttributeError: 'NoneType' object has no attribute 'create_execution_context'\n"
         "[TRT] Could not find any implementation for node /head/Conv_2."
     )
-    ranked = kb().lookup(text, top=2)
+    ranked = kb.lookup(text, top=2)
     assert ranked[0].entry.id == "tensorrt-python-engine-is-none", [m.entry.id for m in ranked]
 
 
-def test_another_tools_cause_does_not_move_a_consequence() -> None:
+def test_another_tools_cause_does_not_move_a_consequence(kb: KnowledgeBase) -> None:
     """A cause must be of the consequence's own tool: an onnxruntime line before TensorRT's summary line does
     not move TensorRT's entry under it."""
     text = (
         "[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed:Fatal error: com.example:MyOp(-1) is "
         "not a registered function/op\n[TRT] Engine deserialization failed."
     )
-    scores = {m.entry.id: m.score for m in kb().lookup(text, top=5)}
+    scores = {m.entry.id: m.score for m in kb.lookup(text, top=5)}
     assert scores.get("tensorrt-engine-deserialization-failed", 0) >= 50.0, scores
 
 
-def test_consequence_entries_are_marked() -> None:
+def test_consequence_entries_are_marked(kb: KnowledgeBase) -> None:
     """The summary lines named in the issue are ``consequence`` entries; a tool's own ones are no process
     ending (that rule is for text any tool prints)."""
-    marked = {e.id: e for e in kb().entries if e.consequence}
+    marked = {e.id: e for e in kb.entries if e.consequence}
     for name in CONSEQUENCES:
         assert name in marked, name
         assert not is_process_ending(marked[name])

@@ -7,19 +7,11 @@ names and values, not copied from the evaluation set.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.kb import is_process_ending
 from tests.support.advice import assert_answered
-
-
-@cache
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=None)
-
 
 CASES = [
     (
@@ -83,32 +75,34 @@ CASES = [
 
 
 @pytest.mark.parametrize(("message", "entry", "named"), CASES, ids=[c[1] for c in CASES])
-def test_round22_form_has_its_own_cause_and_fix(message: str, entry: str, named: tuple[str, ...]) -> None:
-    assert_answered(kb(), message, named, entry=entry)
+def test_round22_form_has_its_own_cause_and_fix(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
 
 
-def test_a_signal_after_a_tools_own_line_ranks_under_it() -> None:
+def test_a_signal_after_a_tools_own_line_ranks_under_it(kb: KnowledgeBase) -> None:
     """ncnn printed why it failed, then the process died: the ncnn line answers, the signal comes after."""
     text = "[0 Mali-G610] bugsbn1=0 bugbilz=0\nvkCreateDevice failed -3\nSegmentation fault (core dumped)"
-    ranked = kb().lookup(text, top=5)
+    ranked = kb.lookup(text, top=5)
     assert ranked[0].entry.id == "ncnn-h23o2-vulkan-call-failed"
     assert "runtime-segfault" in [m.entry.id for m in ranked]
 
 
-def test_a_signal_alone_is_still_answered_as_a_signal() -> None:
-    assert kb().lookup("Segmentation fault (core dumped)", top=1)[0].entry.id == "runtime-segfault"
+def test_a_signal_alone_is_still_answered_as_a_signal(kb: KnowledgeBase) -> None:
+    assert kb.lookup("Segmentation fault (core dumped)", top=1)[0].entry.id == "runtime-segfault"
 
 
-def test_a_signal_stays_first_when_only_wording_or_a_card_names_a_tool() -> None:
+def test_a_signal_stays_first_when_only_wording_or_a_card_names_a_tool(kb: KnowledgeBase) -> None:
     """Only a specific match found by pattern or code moves a process ending down: words prove nothing."""
     text = "the converter stopped while converting layers\nSegmentation fault"
-    top = kb().lookup(text, top=1)[0]
+    top = kb.lookup(text, top=1)[0]
     assert top.entry.id == "runtime-segfault"
 
 
-def test_process_endings_are_runtime_consequence_entries() -> None:
+def test_process_endings_are_runtime_consequence_entries(kb: KnowledgeBase) -> None:
     """The signals, ``terminate called``, the heap check and the OOM killer are marked ``consequence``."""
-    ending = {e.id for e in kb().entries if is_process_ending(e)}
+    ending = {e.id for e in kb.entries if is_process_ending(e)}
     assert {"runtime-segfault", "runtime-abort", "runtime-terminate-called", "runtime-oom-killed"} <= ending
 
 
@@ -120,15 +114,15 @@ def test_process_endings_are_runtime_consequence_entries() -> None:
         "the layer was folded away, so this operation is not supported",
     ],
 )
-def test_a_verb_after_node_or_op_is_never_captured_as_the_op(message: str) -> None:
+def test_a_verb_after_node_or_op_is_never_captured_as_the_op(kb: KnowledgeBase, message: str) -> None:
     """Running English after the keyword ("node can not be handled") names no op: no answer may say that "can"
     or "was" is an operation the tool cannot convert."""
-    for m in kb().lookup(message, top=5):
+    for m in kb.lookup(message, top=5):
         assert not any(k == "op" and v.lower() in {"can", "was"} for k, v in m.captures), m.entry.id
 
 
-def test_an_op_named_after_the_keyword_is_still_captured() -> None:
+def test_an_op_named_after_the_keyword_is_still_captured(kb: KnowledgeBase) -> None:
     text = "[E] 2: [x.cpp::f::1] Error Code 2: Internal Error (node Frobnicate_7 is not supported.)"
-    top = kb().lookup(text, top=1)[0]
+    top = kb.lookup(text, top=1)[0]
     assert top.entry.id.endswith("+operator-is-not-supported"), top.entry.id
     assert ("op", "Frobnicate_7") in top.captures, top.captures

@@ -8,18 +8,10 @@ names and values, not copied from the evaluation set.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from tests.support.advice import assert_answered
-
-
-@cache
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=None)
-
 
 CASES = [
     (
@@ -141,19 +133,21 @@ CASES = [
 @pytest.mark.parametrize(
     ("message", "entry", "named"), CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)]
 )
-def test_round23_form_has_its_own_cause_and_fix(message: str, entry: str, named: tuple[str, ...]) -> None:
-    assert_answered(kb(), message, named, entry=entry)
+def test_round23_form_has_its_own_cause_and_fix(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
 
 
-def test_protobufs_decoding_sentence_is_sigmastars_only_where_sigmastar_is_named() -> None:
+def test_protobufs_decoding_sentence_is_sigmastars_only_where_sigmastar_is_named(kb: KnowledgeBase) -> None:
     """Python's protobuf prints the sentence for any truncated or foreign file; SigmaStar's reading of it (a
     file passed to the wrong ConvertTool sub-command) applies where the message names SigmaStar's tool."""
     text = "google.protobuf.message.DecodeError: Protobuf decoding consumed too few bytes"
-    assert kb().lookup(text, top=1)[0].entry.id == "onnx-load-protobuf-decode-error"
+    assert kb.lookup(text, top=1)[0].entry.id == "onnx-load-protobuf-decode-error"
     named = "python3 SGS_IPU_SDK/Scripts/ConvertTool/ConvertTool.py onnx --model_file net.onnx\n" + text
-    assert kb().lookup(named, top=1)[0].entry.id == "sigmastar-google-protobuf-message-decodeerror-protobuf"
+    assert kb.lookup(named, top=1)[0].entry.id == "sigmastar-google-protobuf-message-decodeerror-protobuf"
 
 
-def test_axera_proc_files_name_axera_as_not_covered() -> None:
-    found = kb().answer("Failed to open /proc/ax_proc/mem_cmm_info", top=3)
+def test_axera_proc_files_name_axera_as_not_covered(kb: KnowledgeBase) -> None:
+    found = kb.answer("Failed to open /proc/ax_proc/mem_cmm_info", top=3)
     assert found.uncovered is not None and found.uncovered[0] == "axera"
