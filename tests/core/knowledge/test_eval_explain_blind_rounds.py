@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round24.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round25.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -15,7 +15,7 @@ from dumpscope.core.knowledge import KnowledgeBase
 
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 #: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517,
-#: round 24 on 30ee23f.
+#: round 24 on 30ee23f, round 25 on 20fb13a.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -60,6 +60,13 @@ FLOORS = {
         ("heldout", "claimed"): (16, 19),
         ("heldout", "new"): (6, 6),
         ("heldout", "code"): (5, 5),
+    },    "round25": {
+        ("dev", "claimed"): (31, 33),
+        ("dev", "new"): (14, 18),
+        ("dev", "code"): (17, 17),
+        ("heldout", "claimed"): (12, 12),
+        ("heldout", "new"): (4, 6),
+        ("heldout", "code"): (7, 7),
     },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
@@ -70,6 +77,7 @@ SCAN_FLOORS = {
     "round22": {"dev": (49, 49), "heldout": (22, 22)},
     "round23": {"dev": (41, 41), "heldout": (25, 26)},
     "round24": {"dev": (44, 44), "heldout": (23, 25)},
+    "round25": {"dev": (49, 51), "heldout": (17, 18)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -83,6 +91,7 @@ SPECIFIC_FLOORS = {
     # withheld answer); its specific floor stays 11.
     "round23": {"dev": (32, 41), "heldout": (11, 22)},
     "round24": {"dev": (39, 44), "heldout": (11, 22)},
+    "round25": {"dev": (31, 45), "heldout": (12, 16)},
 }
 ROUNDS = sorted(FLOORS)
 
