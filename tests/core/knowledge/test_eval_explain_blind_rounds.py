@@ -60,7 +60,8 @@ FLOORS = {
         ("heldout", "claimed"): (16, 19),
         ("heldout", "new"): (6, 6),
         ("heldout", "code"): (5, 5),
-    },    "round25": {
+    },
+    "round25": {
         ("dev", "claimed"): (31, 33),
         ("dev", "new"): (14, 18),
         ("dev", "code"): (17, 17),
