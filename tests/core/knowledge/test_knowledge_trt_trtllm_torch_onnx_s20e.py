@@ -88,6 +88,13 @@ CASES = [
         "tensorrt-s20e-trtllm-gpus-per-node",
         ("sees 3 GPU", "4 MPI ranks", "8 GPUs per node", "CUDA_VISIBLE_DEVICES"),
     ),
+    (
+        '  File "/zz/site-packages/tensorrt_llm/commands/build.py", line 437, in build_model\n'
+        "    assert architecture in MODEL_MAP, \\\n"
+        "AssertionError: Unsupported model architecture: ZzForCausalLM",
+        "tensorrt-s20e-trtllm-unsupported-architecture",
+        ("architecture ZzForCausalLM", "convert_checkpoint.py"),
+    ),
     # --- torch.onnx ---
     (
         "torch.onnx.errors.OnnxExporterError: Module onnx is not installed!",
@@ -106,6 +113,17 @@ CASES = [
         "... ❌",
         "torch-onnx-s20e-capture-strategy-failed",
         ("capture ZzNet([...] with torch.export.export(..., strict=False)", "TorchExportError"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Constraints violated (zz_batch)! For more information, run with "
+        'TORCH_LOGS="+dynamic".\n'
+        "  - Not all values of zz_batch = L['x'].size()[0] in the specified range zz_batch <= 64 are valid "
+        "because zz_batch was inferred to be a constant (1).\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "torch.onnx._internal.exporter._errors.TorchExportError: Failed to export the model with "
+        "torch.export. This is step 1/3 of exporting the model to ONNX.",
+        "torch-onnx-s20e-export-dim-specialized",
+        ("dimension zz_batch", "fixed to 1", "Dim.AUTO", "at least 2"),
     ),
 ]
 
@@ -148,3 +166,30 @@ def test_tensorrt_llm_package_and_clis_name_tensorrt(kb: KnowledgeBase, text: st
     """TensorRT-LLM is NVIDIA's TensorRT stack: its package and CLI names route to the tensorrt family."""
     assert detect_families(text)[0] == "tensorrt"
     assert kb.lookup(text, top=1)[0].entry.family == "tensorrt"
+
+
+def test_a_specialized_dimension_without_the_exporter_is_not_torch_onnx(kb: KnowledgeBase) -> None:
+    """torch.export's constraint text is torch.onnx's only inside the exporter's report: alone (torch.compile
+    in another framework) the entry's pattern does not answer it (its words may still rank it,
+    unconfidently)."""
+    text = (
+        "Constraints violated (L['zz'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+        "  - Not all values of RelaxedUnspecConstraint(L['zz'].size()[0]) are valid because "
+        "L['zz'].size()[0] was inferred to be a constant (64)."
+    )
+    for m in kb.lookup(text, top=3):
+        if m.entry.id == "torch-onnx-s20e-export-dim-specialized":
+            assert m.reason == "words"
+
+
+def test_the_build_summary_points_above(kb: KnowledgeBase) -> None:
+    """trtllm-build's closing assertion follows the failing rank's own error: inside a tensorrt_llm traceback
+    it is answered as that summary, pointing above."""
+    top = assert_answered(
+        kb,
+        '  File "/zz/site-packages/tensorrt_llm/commands/build.py", line 380, in parallel_build\n'
+        "AssertionError: Engine building failed, please check error log.",
+        ("first traceback",),
+        entry="tensorrt-s20e-trtllm-engine-building-failed",
+    )
+    assert top.entry.consequence
