@@ -3,6 +3,8 @@ entry covered, from their own sources.
 
 * TensorRT's ONNX parser (onnx/onnx-tensorrt 10.1: ModelImporter.cpp parseNode / parse / parseFromFile,
   onnxOpImporters.cpp Dropout and EyeLike importers);
+* Polygraphy's engine loader and TensorRT runner (NVIDIA/TensorRT tools/Polygraphy: backend/trt/loader.py,
+  runner.py);
 * TensorRT-LLM (NVIDIA/TensorRT-LLM: cpp/tensorrt_llm/runtime/worldConfig.cpp, docs/source/reference/
   memory.md) and its Python package and CLIs as markers of the tensorrt family;
 * torch.onnx (pytorch/pytorch: torch/onnx/_internal/onnx_proto_utils.py, torch/onnx/_internal/exporter/
@@ -62,6 +64,24 @@ CASES = [
         "[E] [TRT] ModelImporter.cpp:704: Parse was called with a non-empty network definition",
         "tensorrt-s20e-parser-non-empty-network",
         ("new network and a new parser", "create_network"),
+    ),
+    # --- Polygraphy (NVIDIA/TensorRT tools/Polygraphy/polygraphy/backend/trt: loader.py, runner.py) ---
+    (
+        "[E] IRuntime::deserializeCudaEngine: Error Code 1: Serialization (Serialization assertion "
+        "stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match.)\n"
+        "[!] Could not deserialize engine. See log for details.",
+        "tensorrt-s20e-polygraphy-engine-deserialize-failed",
+        ("deserialize_cuda_engine returned None", "--version-compatible", "--plugins"),
+    ),
+    (
+        "[!] Invalid Context. See error log for details.",
+        "tensorrt-s20e-polygraphy-invalid-context",
+        ("create_execution_context", "--allocation-strategy profile"),
+    ),
+    (
+        "[!] `execute_async_v3()` failed. Please see the logging output above for details.",
+        "tensorrt-s20e-polygraphy-execute-failed",
+        ("execute_async_v3", "CUDA_LAUNCH_BLOCKING=1"),
     ),
     # --- TensorRT-LLM ---
     (
