@@ -191,6 +191,15 @@ _TENSORRT: Markers = (
     ("tensorrt_bindings", STRONG),
     ("[tensorrt-llm]", STRONG),
     ("[trt-llm]", STRONG),
+    # Branch s20e: TensorRT-LLM's Python package and CLIs as tracebacks and shell errors name them
+    # (NVIDIA/TensorRT-LLM: tensorrt_llm/commands/build.py, serve.py, bench.py: the trtllm-build,
+    # trtllm-serve and trtllm-bench entry points; its C++ exception type tensorrt_llm::common::TllmException).
+    # NVIDIA's TensorRT stack: the tensorrt family, as its loggers above.
+    ("tensorrt_llm", STRONG),
+    ("trtllm-build", STRONG),
+    ("trtllm-serve", STRONG),
+    ("trtllm-bench", STRONG),
+    ("tllmexception", STRONG),
     (".cpp::", MEDIUM),
     # Issue 23, round 8: TensorRT's own tools around the builder: trtexec (samples/trtexec/trtexec.cpp:
     # "Engine set up failed", samples/common/sampleEngines.cpp: "Failed to create engine from model or
