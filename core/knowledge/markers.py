@@ -102,6 +102,13 @@ _ASCEND: Markers = (
     ("[error] tbe(", STRONG),
     ("[error] drv(", STRONG),
     ("[error] runtime(", STRONG),
+    # Branch s20g: Huawei's MindX SDK (mxVision), the application SDK over AscendCL: its model and stream
+    # classes as its logs name them ("MxOmModelDesc.cpp:855] [507011][Error code unknown] Failed to model
+    # infer execute", MxBase::, MxStreamManager, the mxpi_* plugins' sources).
+    ("mxomodeldesc", STRONG),
+    ("mxbase", STRONG),
+    ("mxstreammanager", STRONG),
+    ("mxvision", STRONG),
 )
 
 _RKNN: Markers = (
