@@ -8,7 +8,8 @@ TFLite / LiteRT (google-ai-edge/LiteRT, tflite/): the interpreter's subgraph che
 quantizer and its calibration (tools/optimize/quantize_model.cc, calibration/calibration_logger.cc), the
 converter (converter/tf_to_tfl_flatbuffer.cc; python/lite.py, convert_saved_model.py, optimize/calibrator.py),
 the SignatureRunner (python/interpreter.py), the Hexagon, NNAPI and XNNPACK delegates and model loading
-(converter/allocation.cc, the ValueError tf.lite.Interpreter raises).
+(converter/allocation.cc, the ValueError tf.lite.Interpreter raises); MediaPipe Tasks' model metadata and
+model file checks (google-ai-edge/mediapipe, mediapipe/tasks/cc).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -200,6 +201,29 @@ ENTRIES = [
         "tflite-s20a-xnnpack-runtime-failed",
         ("failed to setup it", "BUILTIN_WITHOUT_DEFAULT_DELEGATES"),
     ),
+    # google-ai-edge/mediapipe: tasks/cc (object_detector_graph.cc, image_tensor_specs.cc,
+    # detection_postprocessing_graph.cc, core/external_file_handler.cc)
+    (
+        "INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("TFLite Model Metadata", "create_for_models_with_nms"),
+    ),
+    (
+        "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess "
+        "input images.",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("NormalizationOptions", "norm_mean/norm_std"),
+    ),
+    (
+        "Mismatch between number of output tensors (4) and output tensors metadata (1).",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("expects 4 output tensors, the metadata describes 1",),
+    ),
+    (
+        "RuntimeError: Unable to open file at models/face_landmarker_v2.task",
+        "tflite-s20a-mediapipe-model-file",
+        ("'models/face_landmarker_v2.task'", "model_asset_buffer"),
+    ),
     # tflite/converter/allocation.cc via tf.lite.Interpreter(model_path=...)
     (
         "ValueError: Could not open 'assets/pose_model.tflite'.",
@@ -227,6 +251,13 @@ def test_the_compile_error_names_coremls_own_reason(kb: KnowledgeBase) -> None:
     assert dict(top.captures)["reason"] == "The file couldn’t be saved."
     named = ("The file couldn’t be saved.", "xcrun coremlcompiler compile", "skip_model_load")
     assert_advice(top, named, judged_specific=False)
+
+
+def test_a_path_that_is_no_model_is_not_mediapipes(kb: KnowledgeBase) -> None:
+    """'Unable to open file at <path>' is any program's wording: only a model path (.task, .tflite) is
+    MediaPipe's external_file_handler.cc, and another path is no partial match of it either."""
+    for top in kb.lookup("Unable to open file at /etc/app/settings.conf", top=3):
+        assert top.reason not in ("pattern", "partial"), (top.entry.id, top.reason)
 
 
 def test_a_quantizer_config_dtype_is_not_the_tensortype_check(kb: KnowledgeBase) -> None:
