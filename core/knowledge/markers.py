@@ -862,6 +862,13 @@ _TFLITE: Markers = (
     # Flex delegate before inference."), often quoted without their first words.
     ("an older version of this builtin might be supported", STRONG),
     ("is(are) not supported by this interpreter", STRONG),
+    # Session s20a: the Hexagon delegate's own libraries (delegates/hexagon/hexagon_delegate.cc: "Incompatible
+    # versions between interface library and libhexagon_skel %d vs %d", "incompatible versions of
+    # libhexagon_interface and libhexagon_nn_skel"): hexagon_nn is TFLite's Hexagon delegate runtime, not
+    # QNN's.
+    ("libhexagon_interface", STRONG),
+    ("libhexagon_skel", STRONG),
+    ("libhexagon_nn_skel", STRONG),
 )
 
 # MNN, from alibaba/MNN:

@@ -60,9 +60,11 @@ def test_an_entry_sharing_one_distinctive_word_is_lowered_and_not_answered(kb, m
     monkeypatch.setattr(kb_module, "LONE_WORD_FACTOR", 1.0)
     full = _scores(kb, RKLLM_START)["tflite-gpu-delegate-init"]
     assert lowered[0] == pytest.approx(full[0] * LONE_WORD_FACTOR, abs=0.2)
-    # without the rule, "init" alone answered the RKLLM log confidently with TFLite's GPU delegate
-    before = kb.answer(RKLLM_START)
-    assert before.confident and before.matches[0].entry.id == "tflite-gpu-delegate-init"
+    # without the rule, "init" alone makes TFLite's GPU delegate the best wording match of the RKLLM log
+    # (confidently so with the KB of h23c3; how far above the floor depends on the KB's word statistics,
+    # which later entries move)
+    before = kb.lookup(RKLLM_START, top=1)[0]
+    assert before.entry.id == "tflite-gpu-delegate-init" and before.score > lowered[0]
 
 
 def test_an_entry_is_lowered_when_it_shares_fewer_than_two_words_any_tool_does_not_print(kb) -> None:  # type: ignore[no-untyped-def]
