@@ -8,10 +8,16 @@
   toolkit's connected-board calls (rknn-toolkit2 2.5.0 wheel, rknn/api/rknn_runtime and rknn_platform: the
   compressed string tables of their compiled modules): rknn_server not running or too old, a runtime without
   a call the toolkit needs, a protocol version from another release, the run timeout, npu_transfer_proxy;
+* the toolkit's build and load steps (the same wheel's rknn/api/rknn_base): no calibration dataset, a model
+  already quantized, a .pth given to load_pytorch, inputs without input_size_list, toolkit1's quantization
+  option values;
 * the QNN HTP/DSP backends' FastRPC transport (onnxruntime-qnn 2.7.0 wheel: QnnHtp.dll and
   QnnHtpV73Stub.dll, the QNN SDK libraries it ships): unsigned process domain refused, skel not loaded or
   of another release, a stub missing a symbol, the FastRPC retry timeout and process-name length, no
-  transport instance.
+  transport instance;
+* AIMET (quic/aimet, TrainingExtensions: aimet_torch v2's quantizers, quantized-module registry and
+  QuantizationSimModel, aimet_onnx's encodings loader): quantizers run before compute_encodings, a module
+  without a quantized definition, a sim built on a sim, encodings of another model or another sim config.
 
 Every message is the vendor's string as its binary prints it, with made-up names and values, not an eval
 message.
@@ -189,6 +195,84 @@ CASES = [
         "QnnDsp <E> Error in rpc memory initialization - cannot create transport instance",
         "qualcomm-s20b-transport-instance",
         ("QnnDsp <E> lines before this one",),
+    ),
+    # aimet_torch v2 quantizer.py: "Failed to run QuantizeDequantize since quantization parameters are not
+    # initialized. Please initialize the quantization parameters using `compute_encodings()`."
+    (
+        "RuntimeError: Failed to run QuantizeDequantize since quantization parameters are not initialized. "
+        "Please initialize the quantization parameters using `compute_encodings()`.",
+        "qualcomm-s20b-aimet-quantizer-not-initialized",
+        ("QuantizeDequantize", "sim.compute_encodings(forward_pass_callback"),
+    ),
+    # aimet_torch v2 nn/base.py: "The quantized module definition of {module_cls} is not registered. ..."
+    (
+        "RuntimeError: The quantized module definition of <class 'zz_pkg.blocks.ZzMixer'> is not registered. "
+        "Please register the quantized module definition of <class 'zz_pkg.blocks.ZzMixer'> using "
+        "`@QuantizationMixin.implements(ZzMixer)` decorator.",
+        "qualcomm-s20b-aimet-module-not-registered",
+        ("zz_pkg.blocks.ZzMixer", "@QuantizationMixin.implements(zz_pkg.blocks.ZzMixer)", "prepare_model"),
+    ),
+    # aimet_torch v2 quantsim.py: "QuantizationSimModel can only take base models WITHOUT quantized modules or
+    # quantizers, but " + problem
+    (
+        "RuntimeError: QuantizationSimModel can only take base models WITHOUT quantized modules or "
+        "quantizers, but the model already contains quantizers: stem.conv, head.fc.",
+        "qualcomm-s20b-aimet-sim-of-sim",
+        ("stem.conv, head.fc", "in_place=True"),
+    ),
+    # aimet_onnx quantsim.py: "The following encoding names were present in the encodings to load but not
+    # found in the model: " + str(names)
+    (
+        "AssertionError: The following encoding names were present in the encodings to load but not found in "
+        "the model: ['/zz/Mul_output_0', 'zz_logits']",
+        "qualcomm-s20b-aimet-encoding-names-not-found",
+        ("['/zz/Mul_output_0', 'zz_logits']", "load_encodings_to_sim"),
+    ),
+    # aimet_torch v2 nn/base.py: "Failed to import encoding for parameter {param_name}: no quantizer present."
+    (
+        "RuntimeError: Failed to import encoding for parameter zz_bias: no quantizer present.",
+        "qualcomm-s20b-aimet-import-encoding-no-quantizer",
+        ("for parameter zz_bias", "strict=False"),
+    ),
+    # aimet_torch v2 nn/base.py: "Failed to import output encoding at index {i}: no quantizer present."
+    (
+        "RuntimeError: Failed to import output encoding at index 3: no quantizer present.",
+        "qualcomm-s20b-aimet-import-encoding-no-quantizer",
+        ("for output index 3", "config_file"),
+    ),
+    # rknn_base: "If set do_quantization = True or auto_hybrid = True, dataset file need be provided. But it`s
+    # value is None!"
+    (
+        "E build: If set do_quantization = True or auto_hybrid = True, dataset file need be provided. "
+        "But it`s value is None!",
+        "rknn-s20b-build-dataset-none",
+        ("dataset='./dataset.txt'", "do_quantization=False"),
+    ),
+    # rknn_base: "If a quantized model has been import, please set do_quantization = False."
+    (
+        "E build: If a quantized model has been import, please set do_quantization = False.",
+        "rknn-s20b-build-prequantized-model",
+        ("build(do_quantization=False)", "QuantizeLinear"),
+    ),
+    # rknn_base: "The '.pth' suffix is not supported, please use 'torch.jit.trace' to save the model, and with
+    # '.pt' as the suffix name!"
+    (
+        "E load_pytorch: The '.pth' suffix is not supported, please use 'torch.jit.trace' to save the model, "
+        "and with '.pt' as the suffix name!",
+        "rknn-s20b-load-pytorch-pth",
+        ("traced.save('model.pt')", "input_size_list"),
+    ),
+    # rknn_base: "If 'inputs' set, the 'input_size_list' should be set also!"
+    (
+        "E load_onnx: If 'inputs' set, the 'input_size_list' should be set also!",
+        "rknn-s20b-input-size-list-without-inputs",
+        ("given inputs without input_size_list", "inputs=['images']"),
+    ),
+    # rknn_base: "Invalid quantized_dtype '{}', ..."
+    (
+        "E config: Invalid quantized_dtype 'asymmetric_affine-u8'",
+        "rknn-s20b-config-invalid-quant-option",
+        ("quantized_dtype='asymmetric_affine-u8'", "asymmetric_quantized-8"),
     ),
 ]
 
