@@ -266,7 +266,7 @@ CASES = [
     (
         "E load_onnx: If 'inputs' set, the 'input_size_list' should be set also!",
         "rknn-s20b-input-size-list-without-inputs",
-        ("given inputs without input_size_list", "inputs=['images']"),
+        ("only one of inputs and input_size_list", "inputs=['images']"),
     ),
     # rknn_base: "Invalid quantized_dtype '{}', ..."
     (
@@ -306,3 +306,17 @@ def test_other_process_domain_text_is_not_the_unsigned_pd_entry(kb: KnowledgeBas
     # a signed-PD failure names no unsigned PD: the entry must not claim it
     found = kb.answer("QnnDsp <E> DspTransport.createSignedPD failed, 0x0000004b")
     assert all(m.entry.id != "qualcomm-s20b-htp-unsigned-pd" for m in found.matches)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # any tool's "failed to open model": the RKNN entry answers it only after the runtime's "RKNN:" prefix
+        ("Failed to open model: /srv/zz/detector.onnx", "rknn-s20b-model-file-open-failed"),
+        # a symbol another library could not resolve is no QNN HTP stub of another release
+        ("Failed to resolve symbol 'zz_plugin_init' in libzz.so", "qualcomm-s20b-stub-symbol-missing"),
+    ],
+)
+def test_generic_wording_is_not_claimed(kb: KnowledgeBase, message: str, entry: str) -> None:
+    found = kb.answer(message)
+    assert not (found.confident and found.matches[0].entry.id == entry)
