@@ -73,8 +73,8 @@ CASES = [
     # librknnmrt: "failed to allocate weight memory!, size: %d, flags: #%x"
     (
         "E RKNN: failed to allocate weight memory!, size: 48234496, flags: #3",
-        "rknn-h23v2-failed-to-malloc-npu-memory",
-        ("48234496", "free -m"),
+        "rknn-s20b-npu-alloc-failed",
+        ("48234496", "weight buffer", "free -m", "cma"),
     ),
     # librknnmrt: "failed to open %s node, need to insmod rknpu dirver!"
     (
