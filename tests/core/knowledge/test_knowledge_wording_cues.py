@@ -60,9 +60,10 @@ def test_an_entry_sharing_one_distinctive_word_is_lowered_and_not_answered(kb, m
     monkeypatch.setattr(kb_module, "LONE_WORD_FACTOR", 1.0)
     full = _scores(kb, RKLLM_START)["tflite-gpu-delegate-init"]
     assert lowered[0] == pytest.approx(full[0] * LONE_WORD_FACTOR, abs=0.2)
-    # without the rule, "init" alone answered the RKLLM log confidently with TFLite's GPU delegate
-    before = kb.answer(RKLLM_START)
-    assert before.confident and before.matches[0].entry.id == "tflite-gpu-delegate-init"
+    # without the rule, "init" alone puts TFLite's GPU delegate first for the RKLLM log (it was answered
+    # confidently until more RKNN runtime entries shared the log's other words; it stays close to the floor)
+    before = kb.lookup(RKLLM_START, top=1)[0]
+    assert before.entry.id == "tflite-gpu-delegate-init" and before.score > lowered[0]
 
 
 def test_an_entry_is_lowered_when_it_shares_fewer_than_two_words_any_tool_does_not_print(kb) -> None:  # type: ignore[no-untyped-def]
