@@ -104,6 +104,18 @@ _ORT_NODE = (
 """Where onnxruntime's run-time envelope names the node whose kernel printed a clause's wording (read from the
 whole message when the card that answers is a status-code card, which captures no node)."""
 
+_ORT_LOCATION = (
+    r"(?s:.*)(?P<path>(?:[^\s'\"]{{0,200}}?[/\\])?onnxruntime[/\\]{}[/\\][^\s:'\"]{{1,200}}"
+    r"\.(?:cc|cpp|cu|h|hpp)):(?P<line>\d{{1,6}})(?:[ \t]{{1,4}}|[ \t]{{0,4}}\n[ \t]{{0,8}})"
+    r"(?P<detail>[^\s][^\n]{{2,300}})"
+)
+"""An onnxruntime exception's location (OnnxRuntimeException's what(): '<path>:<line> <function> [<cond> was
+false.] <message>') under the component ``{}`` names, and the text after it on its line or the next."""
+_ORT_EXCEPTIONS = (
+    "microsoft/onnxruntime: include/onnxruntime/core/common/exceptions.h (FormatErrorMessage: the "
+    "location's path and line, the function, '<condition> was false.', the message)"
+)
+
 _TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
 _TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
 _TRT_NULL_CAUSE = (
@@ -4093,6 +4105,82 @@ CLAUSES: tuple[Clause, ...] = (
         "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (ValidateOutputs: 'Invalid "
         "Output Name:' + name, INVALID_ARGUMENT)",
         "",
+        REASON,
+    ),
+    # --- onnxruntime: an exception's own location (OnnxRuntimeException: '<path>:<line> <function> ...'),
+    # read by the component its path names (last resort; the last such location is the innermost failure) ---
+    Clause(
+        "ort-location-graph-optimizer",
+        ("onnxruntime",),
+        "optimizer",
+        _ORT_LOCATION.format(r"core[/\\]optimizer"),
+        "One of onnxruntime's graph optimizations failed while the session was created: the exception "
+        "comes from {path}, a graph transformer (core/optimizer) that rewrites the loaded model before any "
+        "kernel runs ({detail}). The model was read and resolved; the rewrite met a form of it the "
+        "transformer did not expect (often a quantized or pre-optimized model from another release).",
+        "Create the session with SessionOptions.graph_optimization_level = "
+        "GraphOptimizationLevel.ORT_DISABLE_ALL (then ORT_ENABLE_BASIC) to confirm the optimization is the "
+        "cause and run without it; in Python a single transformer can be left out with "
+        "InferenceSession(path, sess_options, disabled_optimizers=['<its class name in {path}>']); a model "
+        "made by onnxruntime's quantization or transformer-optimization tools should be regenerated with "
+        "the release that runs it.",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/optimizer (graph transformers); python "
+        "onnxruntime_inference_collection.py (InferenceSession kwargs 'disabled_optimizers'); onnxruntime.ai "
+        "docs, Graph optimizations (graph_optimization_level)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-location-execution-provider",
+        ("onnxruntime",),
+        "providers",
+        _ORT_LOCATION.format(r"core[/\\]providers[/\\](?P<ep>(?!cpu[/\\]|shared_library[/\\])\w{2,40})"),
+        "The {ep} execution provider's own code failed ({path}: {detail}): onnxruntime gave part of the "
+        "graph to {ep}, and {ep} could not compile or run it (an op, shape, data type or memory request it "
+        "does not handle, or its device or driver failed); the model's other part and the CPU kernels are "
+        "not involved.",
+        "Create the session with providers=['CPUExecutionProvider'] alone: if the model runs, {ep} is the "
+        "cause; then give the node {op|it was running} a form {ep} takes (static input shapes, another "
+        "opset or data type), keep that provider off it with its own provider options, or run with a "
+        "release of onnxruntime whose {ep} provider supports it (its release notes list the fixes).",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/providers/<provider> (each execution provider's sources)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-location-graph-load",
+        ("onnxruntime",),
+        "graph",
+        _ORT_LOCATION.format(r"core[/\\]graph"),
+        "onnxruntime rejected the model while it loaded it: the exception comes from its graph code "
+        "({path}: {detail}), which reads the ModelProto and resolves the graph (every node's inputs "
+        "produced, its types and shapes inferred from the op schemas of the model's opset) before any "
+        "optimization or execution provider sees it.",
+        "Check the file itself: onnx.checker.check_model(path, full_check=True) and "
+        "onnx.shape_inference.infer_shapes(onnx.load(path), strict_mode=True) name the node that breaks a "
+        "rule; re-export the model with an opset and IR version this onnxruntime release supports (its "
+        "versioning table), or run it with a newer onnxruntime if the model uses newer ones.",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/graph/graph.cc and model.cc (Graph::Resolve, type and shape "
+        "inference at load); onnxruntime.ai docs, ONNX Runtime compatibility (opset and IR versions)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-safeint-overflow",
+        ("onnxruntime",),
+        "integer overflow",
+        r"safeint\.h:\d{1,6}[^\n]{0,300}?Integer overflow",
+        "A size onnxruntime computed overflowed its integer type while {op|a node} ({arg|its operator}) "
+        "ran: SafeInt throws 'Integer overflow' instead of wrapping, and the sizes it guards are element "
+        "counts and byte sizes computed from tensor shapes, so a shape reaching that node is huge or holds "
+        "a garbage or negative dimension.",
+        "Check the shapes and shape values that reach {op|that node}: an output size computed from an input "
+        "value (a Resize's sizes or scales, an Expand, Reshape or Tile target, a Range's limits) that is "
+        "huge or negative; feed the input sizes the model was exported with and print the values feeding "
+        "those inputs.",
+        "microsoft/onnxruntime: onnxruntime/core/common/safeint.h "
+        "(SafeIntExceptionHandler::SafeIntOnOverflow: ORT_THROW('Integer overflow'))",
+        _ORT_NODE,
         REASON,
     ),
 )
