@@ -4236,6 +4236,42 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     return out
 
 
+RUNTIME = "runtime"
+"""The family of text any tool prints: the C++ library, the dynamic loader, the OS (RUNTIME_FAMILIES)."""
+
+
+def runtime_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after :func:`refine`) with a first match that is its tool's card (a family card, a
+    code-range or scheme entry, a code card or an envelope that no clause answered), found by the tool's
+    markers, code or pattern, answered by an entry of text any tool prints (``runtime``: the C++ library,
+    the dynamic loader, the OS) that its own part of ``text`` (:func:`card_text`) holds, found there by its
+    pattern: ``OSError: /usr/lib/libx.so: invalid ELF header`` in a message that names RKNN says what failed
+    (the file is no library), which the RKNN card does not.  The tool, code and keys stay the card's (a
+    runtime entry answers first only where no tool is named); the runtime match leaves the list (its advice
+    is the first answer's).  A process ending or another consequence (a signal, ``terminate called``), a
+    generic runtime entry and wording alone answer nothing: they say how the process ended, not why."""
+    if not matches:
+        return matches
+    top = matches[0]
+    reasons = top.reason.split("+")
+    if top.entry.family == RUNTIME or "+" in top.entry.id or "words" in reasons or not _is_card(top):
+        return matches
+    own: str | None = None
+    for j, m in enumerate(matches[1:], 1):
+        e = m.entry
+        if e.family != RUNTIME or e.consequence or e.generic or "pattern" not in m.reason.split("+"):
+            continue
+        if own is None:
+            own = card_text(top, text)
+        found = e.search(own)
+        if found is None:
+            continue
+        codes = [r for r in reasons if r in ("code", "shared code")]
+        answered = _answered_as(top, e.id, e.cause, e.fix, e.source, m.captures, [*codes, "pattern"])
+        return [answered, *matches[1:j], *matches[j + 1 :]]
+    return matches
+
+
 def is_envelope(m: Match) -> bool:
     """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
     whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
@@ -4312,14 +4348,35 @@ def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, 
 def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -> Match:
     """The card ``m`` answered by ``clause``: the card's tool, code and keys, the clause's cause and fix; the
     reason the card captured is replaced by the parts the clause read out of it."""
+    names = {k for k, _ in parts}
+    kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
+    reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    if clause.scope == REASON and m.entry.level == "family":
+        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
+    return _answered_as(
+        m, clause.id, clause.cause, clause.fix, clause.source, parts + kept, [*reasons, "pattern"]
+    )
+
+
+def _answered_as(
+    m: Match,
+    by: str,
+    cause: str,
+    fix: str,
+    source: str,
+    captures: tuple[tuple[str, str], ...],
+    reasons: list[str],
+) -> Match:
+    """The card ``m`` answered by ``by`` (a clause or a runtime entry): the card's tool, code and keys with
+    that cause, fix and captures, and ``reasons`` as how it was found."""
     e = m.entry
     entry = Entry(
-        f"{e.id}+{clause.id}",
+        f"{e.id}+{by}",
         e.tool,
         e.stage,
-        clause.cause,
-        clause.fix,
-        f"{clause.source}; {e.source}",
+        cause,
+        fix,
+        f"{source}; {e.source}",
         pattern=e.pattern,
         code=e.code,
         keys=e.keys,
@@ -4333,12 +4390,7 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
         words=e.words,
         requires=e.requires,
     )
-    names = {k for k, _ in parts}
-    kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
-    reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
-    if clause.scope == REASON and e.level == "family":
-        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
-    return m._replace(entry=entry, captures=parts + kept, reason="+".join([*reasons, "pattern"]))
+    return m._replace(entry=entry, captures=captures, reason="+".join(reasons))
 
 
 MAX_CARD_LINES = 3

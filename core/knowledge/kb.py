@@ -20,7 +20,13 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
-from dumpscope.core.knowledge.clauses import answers_reason, is_code_card, is_envelope, refine
+from dumpscope.core.knowledge.clauses import (
+    answers_reason,
+    is_code_card,
+    is_envelope,
+    refine,
+    runtime_answered,
+)
 from dumpscope.core.knowledge.codes import (
     FoundCode,
     extract_codes,
@@ -366,7 +372,9 @@ class KnowledgeBase:
         most of it (:func:`family_wording_order`).
         Generic entries (scheme, range, family level) take at most one of the first three places; the best
         card of each tool (a code's or a tool's general advice) is answered by the vendor's own wording of
-        the constraint the message states, when it has one (:mod:`.clauses`).
+        the constraint the message states, when it has one (:mod:`.clauses`); a card still first is answered
+        by text any tool prints that its own part holds, found by its pattern
+        (:func:`.clauses.runtime_answered`: the loader's ``invalid ELF header`` in a message naming RKNN).
         """
         text = message[:MAX_TEXT]
         if not text.strip():
@@ -408,7 +416,7 @@ class KnowledgeBase:
             ),
             text,
         )
-        answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
+        answers = runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text)[: max(0, top)]
         printed: dict[str, str] = {}
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))

@@ -1,4 +1,5 @@
-"""onnxruntime's exception location read by the component its path names (s20f).
+"""A card answered by the reason inside it (s20f): onnxruntime's exception location read by the component its
+path names, and text any tool prints (the dynamic loader, the C++ library) inside a named tool's message.
 
 onnxruntime's exceptions print where they were thrown (include/onnxruntime/core/common/exceptions.h,
 FormatErrorMessage: '<path>:<line> <function> [<condition> was false.] <message>').  Where only a card
@@ -91,3 +92,34 @@ def test_safeint_overflow_points_at_the_node_shapes(kb: KnowledgeBase, op: str, 
         clause="ort-safeint-overflow",
     )
     assert ("op", name) in top.captures
+
+
+# --- text any tool prints, inside a message that names the tool (kb.lookup: clauses.runtime_answered) -----
+
+
+def test_runtime_text_answers_the_named_tools_card(kb: KnowledgeBase) -> None:
+    """The dynamic loader's 'invalid ELF header' in a message that names RKNN: the tool stays RKNN, the
+    advice is the loader's (the file is no library), with the file named."""
+    top = assert_answered(
+        kb,
+        "I RKNN: set log level to 3\nOSError: /opt/board/lib/librknnrt.so: invalid ELF header",
+        ("/opt/board/lib/librknnrt.so", "git lfs pull"),
+        entry="family-rknn+runtime-invalid-elf-header",
+    )
+    assert top.entry.family == "rknn"
+    assert ("path", "/opt/board/lib/librknnrt.so") in top.captures
+    assert top.reason == "pattern"
+
+
+def test_runtime_text_alone_is_still_its_own_answer(kb: KnowledgeBase) -> None:
+    """No tool named: the runtime entry answers first, as before."""
+    top = kb.lookup("OSError: /opt/board/lib/libfoo.so: invalid ELF header", top=1)[0]
+    assert top.entry.id == "runtime-invalid-elf-header"
+
+
+def test_a_process_ending_answers_no_card(kb: KnowledgeBase) -> None:
+    """A signal says how the process ended, not why: the tool's card is not answered by it."""
+    for m in kb.lookup(
+        "I RKNN: set log level to 3\nE RKNN: zzz qqq\nSegmentation fault (core dumped)", top=5
+    ):
+        assert "+runtime-" not in m.entry.id, m.entry.id
