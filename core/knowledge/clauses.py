@@ -105,7 +105,7 @@ _ORT_NODE = (
 whole message when the card that answers is a status-code card, which captures no node)."""
 
 _ORT_LOCATION = (
-    r"(?s:.*)(?P<path>(?:[^\s'\"]{{0,200}}?[/\\])?onnxruntime[/\\]{}[/\\][^\s:'\"]{{1,200}}"
+    r"(?s:.*)(?P<path>onnxruntime[/\\]{}[/\\][^\s:'\"]{{1,200}}"
     r"\.(?:cc|cpp|cu|h|hpp)):(?P<line>\d{{1,6}})(?:[ \t]{{1,4}}|[ \t]{{0,4}}\n[ \t]{{0,8}})"
     r"(?P<detail>[^\s][^\n]{{2,300}})"
 )
