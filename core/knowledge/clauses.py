@@ -4242,7 +4242,8 @@ RUNTIME = "runtime"
 
 def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     """``matches`` (ranked, after :func:`refine`) with a first match that is its tool's card (a family card, a
-    code-range or scheme entry, a code card or an envelope that no clause answered), found by the tool's
+    code-range or scheme entry or a code card that no clause answered; not an envelope, whose advice says
+    what the tool was doing around the reason it quotes and quotes it), found by the tool's
     markers, code or pattern, answered by an entry of text any tool prints (``runtime``: the C++ library,
     the dynamic loader, the OS) that its own part of ``text`` (:func:`card_text`) holds, found there by its
     pattern: ``OSError: /usr/lib/libx.so: invalid ELF header`` in a message that names RKNN says what failed
@@ -4256,6 +4257,8 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     reasons = top.reason.split("+")
     if top.entry.family == RUNTIME or "+" in top.entry.id or "words" in reasons or not _is_card(top):
         return matches
+    if is_envelope(top):
+        return matches  # it already says what the tool was doing around the reason it quotes (Core ML's E5RT)
     own: str | None = None
     for j, m in enumerate(matches[1:], 1):
         e = m.entry
