@@ -104,6 +104,18 @@ _ORT_NODE = (
 """Where onnxruntime's run-time envelope names the node whose kernel printed a clause's wording (read from the
 whole message when the card that answers is a status-code card, which captures no node)."""
 
+_ORT_LOCATION = (
+    r"(?s:.*)(?P<path>onnxruntime[/\\]{}[/\\][^\s:'\"]{{1,200}}"
+    r"\.(?:cc|cpp|cu|h|hpp)):(?P<line>\d{{1,6}})(?:[ \t]{{1,4}}|[ \t]{{0,4}}\n[ \t]{{0,8}})"
+    r"(?P<detail>[^\s][^\n]{{2,300}})"
+)
+"""An onnxruntime exception's location (OnnxRuntimeException's what(): '<path>:<line> <function> [<cond> was
+false.] <message>') under the component ``{}`` names, and the text after it on its line or the next."""
+_ORT_EXCEPTIONS = (
+    "microsoft/onnxruntime: include/onnxruntime/core/common/exceptions.h (FormatErrorMessage: the "
+    "location's path and line, the function, '<condition> was false.', the message)"
+)
+
 _TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
 _TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
 _TRT_NULL_CAUSE = (
@@ -4095,6 +4107,82 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- onnxruntime: an exception's own location (OnnxRuntimeException: '<path>:<line> <function> ...'),
+    # read by the component its path names (last resort; the last such location is the innermost failure) ---
+    Clause(
+        "ort-location-graph-optimizer",
+        ("onnxruntime",),
+        "optimizer",
+        _ORT_LOCATION.format(r"core[/\\]optimizer"),
+        "One of onnxruntime's graph optimizations failed while the session was created: the exception "
+        "comes from {path}, a graph transformer (core/optimizer) that rewrites the loaded model before any "
+        "kernel runs ({detail}). The model was read and resolved; the rewrite met a form of it the "
+        "transformer did not expect (often a quantized or pre-optimized model from another release).",
+        "Create the session with SessionOptions.graph_optimization_level = "
+        "GraphOptimizationLevel.ORT_DISABLE_ALL (then ORT_ENABLE_BASIC) to confirm the optimization is the "
+        "cause and run without it; in Python a single transformer can be left out with "
+        "InferenceSession(path, sess_options, disabled_optimizers=['<its class name in {path}>']); a model "
+        "made by onnxruntime's quantization or transformer-optimization tools should be regenerated with "
+        "the release that runs it.",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/optimizer (graph transformers); python "
+        "onnxruntime_inference_collection.py (InferenceSession kwargs 'disabled_optimizers'); onnxruntime.ai "
+        "docs, Graph optimizations (graph_optimization_level)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-location-execution-provider",
+        ("onnxruntime",),
+        "providers",
+        _ORT_LOCATION.format(r"core[/\\]providers[/\\](?P<ep>(?!cpu[/\\]|shared_library[/\\])\w{2,40})"),
+        "The {ep} execution provider's own code failed ({path}: {detail}): onnxruntime gave part of the "
+        "graph to {ep}, and {ep} could not compile or run it (an op, shape, data type or memory request it "
+        "does not handle, or its device or driver failed); the model's other part and the CPU kernels are "
+        "not involved.",
+        "Create the session with providers=['CPUExecutionProvider'] alone: if the model runs, {ep} is the "
+        "cause; then give the node {op|it was running} a form {ep} takes (static input shapes, another "
+        "opset or data type), keep that provider off it with its own provider options, or run with a "
+        "release of onnxruntime whose {ep} provider supports it (its release notes list the fixes).",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/providers/<provider> (each execution provider's sources)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-location-graph-load",
+        ("onnxruntime",),
+        "graph",
+        _ORT_LOCATION.format(r"core[/\\]graph"),
+        "onnxruntime rejected the model while it loaded it: the exception comes from its graph code "
+        "({path}: {detail}), which reads the ModelProto and resolves the graph (every node's inputs "
+        "produced, its types and shapes inferred from the op schemas of the model's opset) before any "
+        "optimization or execution provider sees it.",
+        "Check the file itself: onnx.checker.check_model(path, full_check=True) and "
+        "onnx.shape_inference.infer_shapes(onnx.load(path), strict_mode=True) name the node that breaks a "
+        "rule; re-export the model with an opset and IR version this onnxruntime release supports (its "
+        "versioning table), or run it with a newer onnxruntime if the model uses newer ones.",
+        _ORT_EXCEPTIONS + "; onnxruntime/core/graph/graph.cc and model.cc (Graph::Resolve, type and shape "
+        "inference at load); onnxruntime.ai docs, ONNX Runtime compatibility (opset and IR versions)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-safeint-overflow",
+        ("onnxruntime",),
+        "integer overflow",
+        r"safeint\.h:\d{1,6}[^\n]{0,300}?Integer overflow",
+        "A size onnxruntime computed overflowed its integer type while {op|a node} ({arg|its operator}) "
+        "ran: SafeInt throws 'Integer overflow' instead of wrapping, and the sizes it guards are element "
+        "counts and byte sizes computed from tensor shapes, so a shape reaching that node is huge or holds "
+        "a garbage or negative dimension.",
+        "Check the shapes and shape values that reach {op|that node}: an output size computed from an input "
+        "value (a Resize's sizes or scales, an Expand, Reshape or Tile target, a Range's limits) that is "
+        "huge or negative; feed the input sizes the model was exported with and print the values feeding "
+        "those inputs.",
+        "microsoft/onnxruntime: onnxruntime/core/common/safeint.h "
+        "(SafeIntExceptionHandler::SafeIntOnOverflow: ORT_THROW('Integer overflow'))",
+        _ORT_NODE,
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -4146,6 +4234,45 @@ def refine(matches: list[Match], text: str) -> list[Match]:
             del out[i]
             out.insert(first, answered._replace(score=max(answered.score, out[first].score)))
     return out
+
+
+RUNTIME = "runtime"
+"""The family of text any tool prints: the C++ library, the dynamic loader, the OS (RUNTIME_FAMILIES)."""
+
+
+def runtime_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after :func:`refine`) with a first match that is its tool's card (a family card, a
+    code-range or scheme entry or a code card that no clause answered; not an envelope, whose advice says
+    what the tool was doing around the reason it quotes and quotes it), found by the tool's
+    markers, code or pattern, answered by an entry of text any tool prints (``runtime``: the C++ library,
+    the dynamic loader, the OS) that its own part of ``text`` (:func:`card_text`) holds, found there by its
+    pattern: ``OSError: /usr/lib/libx.so: invalid ELF header`` in a message that names RKNN says what failed
+    (the file is no library), which the RKNN card does not.  The tool, code and keys stay the card's (a
+    runtime entry answers first only where no tool is named); the runtime match leaves the list (its advice
+    is the first answer's).  A process ending or another consequence (a signal, ``terminate called``), a
+    generic runtime entry and wording alone answer nothing: they say how the process ended, not why."""
+    if not matches:
+        return matches
+    top = matches[0]
+    reasons = top.reason.split("+")
+    if top.entry.family == RUNTIME or "+" in top.entry.id or "words" in reasons or not _is_card(top):
+        return matches
+    if is_envelope(top):
+        return matches  # it already says what the tool was doing around the reason it quotes (Core ML's E5RT)
+    own: str | None = None
+    for j, m in enumerate(matches[1:], 1):
+        e = m.entry
+        if e.family != RUNTIME or e.consequence or e.generic or "pattern" not in m.reason.split("+"):
+            continue
+        if own is None:
+            own = card_text(top, text)
+        found = e.search(own)
+        if found is None:
+            continue
+        codes = [r for r in reasons if r in ("code", "shared code")]
+        answered = _answered_as(top, e.id, e.cause, e.fix, e.source, m.captures, [*codes, "pattern"])
+        return [answered, *matches[1:j], *matches[j + 1 :]]
+    return matches
 
 
 def is_envelope(m: Match) -> bool:
@@ -4224,14 +4351,35 @@ def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, 
 def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -> Match:
     """The card ``m`` answered by ``clause``: the card's tool, code and keys, the clause's cause and fix; the
     reason the card captured is replaced by the parts the clause read out of it."""
+    names = {k for k, _ in parts}
+    kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
+    reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    if clause.scope == REASON and m.entry.level == "family":
+        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
+    return _answered_as(
+        m, clause.id, clause.cause, clause.fix, clause.source, parts + kept, [*reasons, "pattern"]
+    )
+
+
+def _answered_as(
+    m: Match,
+    by: str,
+    cause: str,
+    fix: str,
+    source: str,
+    captures: tuple[tuple[str, str], ...],
+    reasons: list[str],
+) -> Match:
+    """The card ``m`` answered by ``by`` (a clause or a runtime entry): the card's tool, code and keys with
+    that cause, fix and captures, and ``reasons`` as how it was found."""
     e = m.entry
     entry = Entry(
-        f"{e.id}+{clause.id}",
+        f"{e.id}+{by}",
         e.tool,
         e.stage,
-        clause.cause,
-        clause.fix,
-        f"{clause.source}; {e.source}",
+        cause,
+        fix,
+        f"{source}; {e.source}",
         pattern=e.pattern,
         code=e.code,
         keys=e.keys,
@@ -4245,12 +4393,7 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
         words=e.words,
         requires=e.requires,
     )
-    names = {k for k, _ in parts}
-    kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
-    reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
-    if clause.scope == REASON and e.level == "family":
-        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
-    return m._replace(entry=entry, captures=parts + kept, reason="+".join([*reasons, "pattern"]))
+    return m._replace(entry=entry, captures=captures, reason="+".join(reasons))
 
 
 MAX_CARD_LINES = 3

@@ -20,7 +20,13 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
-from dumpscope.core.knowledge.clauses import answers_reason, is_code_card, is_envelope, refine
+from dumpscope.core.knowledge.clauses import (
+    answers_reason,
+    is_code_card,
+    is_envelope,
+    refine,
+    runtime_answered,
+)
 from dumpscope.core.knowledge.codes import (
     FoundCode,
     extract_codes,
@@ -366,7 +372,9 @@ class KnowledgeBase:
         most of it (:func:`family_wording_order`).
         Generic entries (scheme, range, family level) take at most one of the first three places; the best
         card of each tool (a code's or a tool's general advice) is answered by the vendor's own wording of
-        the constraint the message states, when it has one (:mod:`.clauses`).
+        the constraint the message states, when it has one (:mod:`.clauses`); a card still first is answered
+        by text any tool prints that its own part holds, found by its pattern
+        (:func:`.clauses.runtime_answered`: the loader's ``invalid ELF header`` in a message naming RKNN).
         """
         text = message[:MAX_TEXT]
         if not text.strip():
@@ -401,16 +409,14 @@ class KnowledgeBase:
         ranked = family_wording_order(
             sorted(
                 float16_clash_first(
-                    innermost_first(
-                        inner_first(consequences_last(endings_last(list(best.values())), text), text), text
-                    ),
+                    innermost_first(inner_first(consequences_last(list(best.values()), text), text), text),
                     text,
                 ),
                 key=lambda r: (-r.score, r.entry.generic),
             ),
             text,
         )
-        answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
+        answers = runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text)[: max(0, top)]
         printed: dict[str, str] = {}
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))
@@ -1029,12 +1035,13 @@ def is_process_ending(e: Entry) -> bool:
     return e.consequence and e.family in RUNTIME_FAMILIES
 
 
-def endings_last(matches: list[Match]) -> list[Match]:
-    """``matches`` with a process ending (:func:`is_process_ending`: ``Segmentation fault`` after the lines a
-    tool printed) scored just under the best specific match of a tool found by its pattern or an exact code
-    in the same text: that line says what failed before the process died (``vkCreateDevice failed -4``,
-    then ``Segmentation fault``).  Wording alone, a family card or an envelope moves nothing."""
-    best = max(
+def _ending_cap(matches: list[Match]) -> float | None:
+    """The score a process ending (:func:`is_process_ending`: ``Segmentation fault`` after the lines a tool
+    printed) is put just under: the best specific match of a tool found by its pattern or an exact code in
+    the same text, which says what failed before the process died (``vkCreateDevice failed -4``, then
+    ``Segmentation fault``).  None when there is none: wording alone, a family card or an envelope moves
+    nothing."""
+    return max(
         (
             m.score
             for m in matches
@@ -1045,29 +1052,37 @@ def endings_last(matches: list[Match]) -> list[Match]:
         ),
         default=None,
     )
-    if best is None:
-        return matches
-    return [_under(m, best) if is_process_ending(m.entry) else m for m in matches]
 
 
 def consequences_last(matches: list[Match], text: str) -> list[Match]:
-    """``matches`` with each match of a consequence entry (``consequence``: ``Engine deserialization failed``,
-    ``Assertion engine != nullptr failed``, ``Building TensorRT engine failed``: a line that only follows
-    from an earlier failure) scored just under the best cause its tool states on an earlier line of the
-    same paste (:func:`_states_cause_of`): an entry of the same tool found by its pattern on a line
-    before the consequence's line, specific, or a card whose own reason a clause answers; a generic entry
-    that no clause answers (``While parsing node number N``) moves only a generic consequence. A plugin
-    the registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line,
-    the consequence line stays in the answer under it. A single line, or a paste whose earlier lines no
-    entry of the tool explains, moves nothing. Process endings are :func:`endings_last`'s."""
-    if "\n" not in text or not any(m.entry.consequence for m in matches):
+    """``matches`` with each match of a consequence entry (``consequence``: a line that only follows from an
+    earlier failure) scored just under what states that failure, in one pass over the matches:
+
+    * a process ending (:func:`is_process_ending`, text any tool prints) under the best specific match of a
+      tool found by its pattern or an exact code anywhere in the text (:func:`_ending_cap`);
+    * any other consequence (``Engine deserialization failed``, ``Assertion engine != nullptr failed``,
+      ``Building TensorRT engine failed``) under the best cause its tool states on an earlier line of the
+      same paste (:func:`_states_cause_of`): an entry of the same tool found by its pattern on a line
+      before the consequence's line, specific, or a card whose own reason a clause answers; a generic entry
+      that no clause answers (``While parsing node number N``) moves only a generic consequence. A plugin
+      the registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line,
+      the consequence line stays in the answer under it. A single line, or a paste whose earlier lines no
+      entry of the tool explains, moves nothing.
+
+    Both caps are read from the scores the matches came with (a moved consequence moves nothing else)."""
+    if not any(m.entry.consequence for m in matches):
         return matches
-    causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind]
-    if not causes:
+    endings = any(is_process_ending(m.entry) for m in matches)
+    cap = _ending_cap(matches) if endings else None
+    causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind] if "\n" in text else []
+    if cap is None and not causes:
         return matches
     out = []
     for m in matches:
-        if m.entry.consequence and not is_process_ending(m.entry):
+        if is_process_ending(m.entry):
+            if cap is not None:
+                m = _under(m, cap)
+        elif m.entry.consequence and causes:
             earlier = [c.score for c, kind in causes if _states_cause_of(m, c, kind, text)]
             if earlier:
                 m = _under(m, max(earlier))
