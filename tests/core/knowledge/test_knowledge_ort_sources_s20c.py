@@ -104,6 +104,31 @@ ENTRY_CASES = [
         "onnxruntime-ort-format-load-not-in-build",
         (".ort", "session.load_model_format", "--disable_ort_format_load"),
     ),
+    (
+        "Error: Cannot find module '/srv/app/node_modules/onnxruntime-node/bin/napi-v3/win32/ia32/"
+        "onnxruntime_binding.node'",
+        "onnxruntime-node-binding-not-found",
+        ("win32/ia32", "serverExternalPackages", "onnxruntime-web"),
+    ),
+    (
+        "Failed to load library libonnxruntime_providers_openvino.so with error: libopenvino.so.2520: cannot "
+        "open shared object file: No such file or directory",
+        "onnxruntime-openvino-ep-library-load-failed",
+        ("libopenvino.so.2520", "LD_LIBRARY_PATH", "add_openvino_libs_to_path"),
+    ),
+    (
+        'LoadLibrary failed with error 126 "" when trying to load "C:\\py\\Lib\\site-packages\\onnxruntime'
+        '\\capi\\onnxruntime_providers_openvino.dll"',
+        "onnxruntime-openvino-ep-library-load-failed",
+        ("126", "add_openvino_libs_to_path", "setupvars.bat"),
+    ),
+    (
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:1862 TryGetProviderInfo_MIGraphX] Failed to load "
+        "library libonnxruntime_providers_migraphx.so with error: libmigraphx_c.so.3: cannot open shared "
+        "object file: No such file or directory",
+        "onnxruntime-rocm-ep-library-load-failed",
+        ("migraphx", "libmigraphx_c.so.3", "/opt/rocm/lib"),
+    ),
 ]
 
 
@@ -146,3 +171,13 @@ def test_the_axis_range_check_onnx_also_prints_gets_no_onnxruntime_marker() -> N
     """onnx's shape inference prints "axis N is not in valid range [-r,r-1]" as well
     (onnx/defs/shape_inference.h)."""
     assert "onnxruntime" not in detect_families("axis 4 is not in valid range [-4,3]")
+
+
+def test_the_cuda_provider_load_failure_keeps_its_cuda_answer(kb: KnowledgeBase) -> None:
+    """The OpenVINO and ROCm/MIGraphX provider libraries left the CUDA/TensorRT-minded entry for their own;
+    the CUDA provider's failure is still that entry's."""
+    message = (
+        "Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.12: cannot open "
+        "shared object file: No such file or directory"
+    )
+    assert kb.lookup(message, top=1)[0].entry.id == "onnxruntime-ep-library-load-failed"
