@@ -20,13 +20,19 @@ ENTRY_CASES = [
         "binary found at `C:\\Windows\\System32\\onnxruntime.dll`; expected GetVersionString to return "
         "'1.20.x', but got '1.17.1'",
         "onnxruntime-rust-ort-version-mismatch",
-        ("2.0.0-rc.9", "1.17.1", "1.20.x", "C:\\Windows\\System32\\onnxruntime.dll", "ORT_DYLIB_PATH"),
+        (
+            "2.0.0-rc.9",
+            "1.17.1",
+            "onnxruntime 1.20",
+            "C:\\Windows\\System32\\onnxruntime.dll",
+            "ORT_DYLIB_PATH",
+        ),
     ),
     (
         "Failed to load ONNX Runtime dylib: ort 2.0.0-rc.12 is not compatible with the ONNX Runtime "
         "binary found at `/srv/bin/libonnxruntime.so`; expected version >= '1.24.x', but got '1.21.0'",
         "onnxruntime-rust-ort-version-mismatch",
-        ("2.0.0-rc.12", "1.21.0", "1.24.x", "/srv/bin/libonnxruntime.so"),
+        ("2.0.0-rc.12", "1.21.0", "onnxruntime 1.24", "/srv/bin/libonnxruntime.so"),
     ),
     (
         "Failed to load ONNX Runtime dylib: failed to load from `D:\\tools\\onnxruntime.dll`: LoadLibraryExW "
