@@ -476,6 +476,15 @@ _ONNXRUNTIME: Markers = (
     ("ogacreate", STRONG),
     ("ogamodel", STRONG),
     ("ogagenerator", STRONG),
+    # s20c: two CPU-kernel checks pasted without the "Non-zero status code" envelope, whose wording no other
+    # covered tool prints (read in onnxruntime's sources: core/providers/cpu/math/element_wise_ops.h,
+    # BroadcastIterator::Init/Append "Attempting to broadcast an axis by a dimension other than 1. ";
+    # core/providers/cpu/tensor/gather.cc "indices element out of data bounds, idx="); their reason clauses
+    # (ort-broadcast-axis, ort-gather-index-out-of-bounds) answer once the text is named onnxruntime's.
+    # onnx's shape inference prints "axis N is not in valid range [-r,r-1]" too: no marker for that one.
+    ("attempting to broadcast an axis by a dimension other than 1", STRONG),
+    ("broadcastiterator::", STRONG),
+    ("indices element out of data bounds", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
