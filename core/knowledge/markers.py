@@ -768,6 +768,12 @@ _OPENVINO: Markers = (
     ("nncf.quantize", STRONG),
     ("nncf.compress_weights", STRONG),
     ("nncfnetwork", STRONG),
+    # Session s20d: NNCF's own exception classes as Python prints them (src/nncf/errors.py, raised as
+    # nncf.ValidationError, nncf.UnsupportedBackendError...: "nncf.errors.ValidationError: ..."), whose class
+    # name alone is also onnx.checker's; and its graph's name in its messages (src/nncf/scopes.py: "Ignored
+    # nodes that matches names [...] were not found in the NNCFGraph.").
+    ("nncf.errors.", STRONG),
+    ("nncfgraph", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
