@@ -4,10 +4,12 @@ Ascend: torch_npu's own checks (Ascend/pytorch torch_npu/csrc: the caching alloc
 refusal and device-index check, the aclnn npu_format_cast's non-contiguous refusal, the task queue that could
 not be emptied, a CANN function looked up at run time and not found) and llama.cpp's CANN backend envelope
 (ggml/src/ggml-cann: "CANN error: ... current device: N, in function F at FILE:LINE / <statement>").
+MindSpore on Ascend: its PyNative op runner's kernel memory (mindspore/ccsrc/runtime/pynative/op_runner.cc).
 OpenVINO: the GPU plugin's device query (intel_gpu ocl_device_detector.cpp), openvino.genai's scheduler that
 dropped a request for want of KV cache (src/cpp/src/utils.hpp), and NNCF's ignored scope, empty calibration
 dataset and backend detection (src/nncf/scopes.py, common/tensor_statistics/aggregator.py,
-common/utils/backend.py), whose "nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
+common/utils/backend.py), optimum-intel's weight compression without NNCF and the old clDNN memory pool's
+"out of GPU resources"; NNCF's "nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -104,6 +106,25 @@ ENTRIES = [
         "because the framework is not available or corrupted, or the model type is unsupported. ",
         "openvino-s20d-nncf-backend-not-inferred",
         ("read_model", "compile_model", ".model"),
+    ),
+    # mindspore/ccsrc/runtime/pynative/op_runner.cc (LaunchKernels)
+    (
+        "Malloc for kernel input failed, Memory isn't enough, node:Default/net-TinyNet/Conv2D-op12",
+        "ascend-s20d-ms-kernel-memory-not-enough",
+        ("input of node Default/net-TinyNet/Conv2D-op12", "max_device_memory", "npu-smi info"),
+    ),
+    # optimum-intel optimum/exporters/openvino, optimum/intel/openvino/modeling_base.py
+    (
+        "ImportError: Compression of the weights to OVWeightQuantizationConfig(bits=4, group_size=64) "
+        "requires nncf, please install it with `pip install nncf`",
+        "openvino-s20d-optimum-nncf-missing",
+        ("OVWeightQuantizationConfig(bits=4, group_size=64)", "pip install nncf", "--weight-format fp16"),
+    ),
+    # openvino inference-engine/thirdparty/clDNN/src/memory_pool.cpp (2021 and earlier)
+    (
+        "RuntimeError: [CLDNN ERROR]. out of GPU resources",
+        "openvino-s20d-cldnn-out-of-gpu-resources",
+        ("CL_OUT_OF_RESOURCES", "clinfo", "FP16"),
     ),
 ]
 
