@@ -40,6 +40,11 @@ _ASCEND: Markers = (
     ("hccl", STRONG),
     ("hcom", WEAK),
     ("mindie", STRONG),
+    # Session s20d: msprobe, the accuracy tool of Ascend's mstt (debug/accuracy_tools/msprobe): its exceptions
+    # "[msprobe] ..." prefix (core/common/exceptions.py) and its package in tracebacks (msprobe.core...,
+    # msprobe.pytorch..., msprobe.mindspore...).
+    ("[msprobe]", STRONG),
+    ("msprobe.", STRONG),
     ("[func:", STRONG),
     ("[file:", WEAK),
     ("retcode=0x", WEAK),

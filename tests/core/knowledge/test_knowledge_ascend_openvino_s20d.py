@@ -4,7 +4,8 @@ Ascend: torch_npu's own checks (Ascend/pytorch torch_npu/csrc: the caching alloc
 refusal and device-index check, the aclnn npu_format_cast's non-contiguous refusal, the task queue that could
 not be emptied, a CANN function looked up at run time and not found) and llama.cpp's CANN backend envelope
 (ggml/src/ggml-cann: "CANN error: ... current device: N, in function F at FILE:LINE / <statement>").
-MindSpore on Ascend: its PyNative op runner's kernel memory (mindspore/ccsrc/runtime/pynative/op_runner.cc).
+MindSpore on Ascend: its PyNative op runner's kernel memory (mindspore/ccsrc/runtime/pynative/op_runner.cc);
+torch_npu's ProcessGroupHCCL watchdog timeout; msprobe's file checks (Ascend/mstt core/common/file_utils.py).
 OpenVINO: the GPU plugin's device query (intel_gpu ocl_device_detector.cpp), openvino.genai's scheduler that
 dropped a request for want of KV cache (src/cpp/src/utils.hpp), and NNCF's ignored scope, empty calibration
 dataset and backend detection (src/nncf/scopes.py, common/tensor_statistics/aggregator.py,
@@ -126,6 +127,24 @@ ENTRIES = [
         "openvino-s20d-cldnn-out-of-gpu-resources",
         ("CL_OUT_OF_RESOURCES", "clinfo", "FP16"),
     ),
+    # torch_npu/csrc/distributed/ProcessGroupHCCL.cpp (WorkHCCL::checkTimeout)
+    (
+        "[Rank 5] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=48, OpType=BROADCAST, "
+        "NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for 600123 milliseconds before timing out.",
+        "torch-npu-s20d-hccl-watchdog-timeout",
+        ("collective number 48 (BROADCAST)", "600123 ms", "init_process_group", "HCCL_EXEC_TIMEOUT"),
+    ),
+    # Ascend/mstt msprobe core/common/file_utils.py, exceptions.py
+    (
+        "[ERROR] The file path /work/dumps/s3/dump.json may be insecure because is does not belong to you.",
+        "ascend-s20d-msprobe-file-check",
+        ("/work/dumps/s3/dump.json", "is does not belong to you", "chown"),
+    ),
+    (
+        "msprobe.core.common.exceptions.FileCheckException: [msprobe] 检测到软链接： ",
+        "ascend-s20d-msprobe-file-check",
+        ("检测到软链接", "realpath"),
+    ),
 ]
 
 
@@ -165,3 +184,9 @@ def test_a_task_queue_status_is_not_taken_from_a_cann_code(kb: KnowledgeBase) ->
 def test_nncf_errors_are_openvinos(kb: KnowledgeBase, message: str) -> None:
     """NNCF's exception module names its tool: the class name ValidationError alone is also onnx.checker's."""
     assert kb.named_families(message)[0] == "openvino"
+
+
+def test_msprobe_names_its_tool(kb: KnowledgeBase) -> None:
+    """msprobe's own exception prefix is Ascend's (it was answered by another family's entry)."""
+    message = "msprobe.core.common.exceptions.MsprobeException: [msprobe] 无效参数：task"
+    assert kb.named_families(message)[0] == "ascend"
