@@ -7,10 +7,11 @@ not be emptied, a CANN function looked up at run time and not found) and llama.c
 MindSpore on Ascend: its PyNative op runner's kernel memory (mindspore/ccsrc/runtime/pynative/op_runner.cc);
 torch_npu's ProcessGroupHCCL watchdog timeout; msprobe's file checks (Ascend/mstt core/common/file_utils.py).
 OpenVINO: the GPU plugin's device query (intel_gpu ocl_device_detector.cpp), openvino.genai's scheduler that
-dropped a request for want of KV cache (src/cpp/src/utils.hpp), and NNCF's ignored scope, empty calibration
-dataset and backend detection (src/nncf/scopes.py, common/tensor_statistics/aggregator.py,
-common/utils/backend.py), optimum-intel's weight compression without NNCF and the old clDNN memory pool's
-"out of GPU resources"; NNCF's "nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
+dropped a request for want of KV cache (src/cpp/src/utils.hpp) and its one-prompt paths (the NPU's static
+pipeline, chat mode), NNCF's ignored scope, empty calibration dataset and backend detection
+(src/nncf/scopes.py, common/tensor_statistics/aggregator.py, common/utils/backend.py), optimum-intel's
+weight compression without NNCF and the old clDNN memory pool's "out of GPU resources"; NNCF's
+"nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name."""
@@ -144,6 +145,19 @@ ENTRIES = [
         "msprobe.core.common.exceptions.FileCheckException: [msprobe] 检测到软链接： ",
         "ascend-s20d-msprobe-file-check",
         ("检测到软链接", "realpath"),
+    ),
+    # openvino.genai src/cpp/src/llm/pipeline_static.cpp, pipeline_stateful.cpp
+    (
+        "RuntimeError: Check 'batch_size == 1u' failed at src/cpp/src/llm/pipeline_static.cpp:261:\n"
+        "Currently only batch size=1 is supported",
+        "openvino-s20d-genai-batch-size-one",
+        ("device NPU", "once per prompt", "CPU or GPU"),
+    ),
+    (
+        "Check 'input_vector->size() == 1' failed at src/cpp/src/llm/pipeline_stateful.cpp:166:\n"
+        "Can't chat with multiple prompts",
+        "openvino-s20d-genai-chat-multiple-prompts",
+        ("start_chat()", "finish_chat()"),
     ),
 ]
 
