@@ -113,7 +113,7 @@ ENTRIES = [
     (
         "Malloc for kernel input failed, Memory isn't enough, node:Default/net-TinyNet/Conv2D-op12",
         "ascend-s20d-ms-kernel-memory-not-enough",
-        ("input of node Default/net-TinyNet/Conv2D-op12", "max_device_memory", "npu-smi info"),
+        ("input of Default/net-TinyNet/Conv2D-op12", "max_device_memory", "npu-smi info"),
     ),
     # optimum-intel optimum/exporters/openvino, optimum/intel/openvino/modeling_base.py
     (
