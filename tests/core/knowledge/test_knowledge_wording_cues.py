@@ -60,9 +60,12 @@ def test_an_entry_sharing_one_distinctive_word_is_lowered_and_not_answered(kb, m
     monkeypatch.setattr(kb_module, "LONE_WORD_FACTOR", 1.0)
     full = _scores(kb, RKLLM_START)["tflite-gpu-delegate-init"]
     assert lowered[0] == pytest.approx(full[0] * LONE_WORD_FACTOR, abs=0.2)
-    # without the rule, "init" alone answered the RKLLM log confidently with TFLite's GPU delegate
+    # without the rule, "init" alone answered the RKLLM log confidently with TFLite's GPU delegate (when the
+    # rule was written); since session s20d's entries moved the word weights, that answer is no longer
+    # confident even without it, so what is kept is that the rule lowers the entry's score
+    assert full[0] > lowered[0]
     before = kb.answer(RKLLM_START)
-    assert before.confident and before.matches[0].entry.id == "tflite-gpu-delegate-init"
+    assert not before.confident or before.matches[0].entry.id == "tflite-gpu-delegate-init"
 
 
 def test_an_entry_is_lowered_when_it_shares_fewer_than_two_words_any_tool_does_not_print(kb) -> None:  # type: ignore[no-untyped-def]
