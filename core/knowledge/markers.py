@@ -40,6 +40,11 @@ _ASCEND: Markers = (
     ("hccl", STRONG),
     ("hcom", WEAK),
     ("mindie", STRONG),
+    # Session s20d: msprobe, the accuracy tool of Ascend's mstt (debug/accuracy_tools/msprobe): its exceptions
+    # "[msprobe] ..." prefix (core/common/exceptions.py) and its package in tracebacks (msprobe.core...,
+    # msprobe.pytorch..., msprobe.mindspore...).
+    ("[msprobe]", STRONG),
+    ("msprobe.", STRONG),
     ("[func:", STRONG),
     ("[file:", WEAK),
     ("retcode=0x", WEAK),
@@ -793,6 +798,12 @@ _OPENVINO: Markers = (
     ("nncf.quantize", STRONG),
     ("nncf.compress_weights", STRONG),
     ("nncfnetwork", STRONG),
+    # Session s20d: NNCF's own exception classes as Python prints them (src/nncf/errors.py, raised as
+    # nncf.ValidationError, nncf.UnsupportedBackendError...: "nncf.errors.ValidationError: ..."), whose class
+    # name alone is also onnx.checker's; and its graph's name in its messages (src/nncf/scopes.py: "Ignored
+    # nodes that matches names [...] were not found in the NNCFGraph.").
+    ("nncf.errors.", STRONG),
+    ("nncfgraph", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
