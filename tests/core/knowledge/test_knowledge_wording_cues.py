@@ -60,11 +60,12 @@ def test_an_entry_sharing_one_distinctive_word_is_lowered_and_not_answered(kb, m
     monkeypatch.setattr(kb_module, "LONE_WORD_FACTOR", 1.0)
     full = _scores(kb, RKLLM_START)["tflite-gpu-delegate-init"]
     assert lowered[0] == pytest.approx(full[0] * LONE_WORD_FACTOR, abs=0.2)
-    # without the rule, "init" alone makes TFLite's GPU delegate the best wording match of the RKLLM log
-    # (confidently so with the KB of h23c3; how far above the floor depends on the KB's word statistics,
-    # which later entries move)
-    before = kb.lookup(RKLLM_START, top=1)[0]
-    assert before.entry.id == "tflite-gpu-delegate-init" and before.score > lowered[0]
+    # without the rule, "init" alone lifts TFLite's GPU delegate among the closest wording matches of the
+    # RKLLM log (it was the best one, confidently so, with the KB of h23c3; RKNN's own runtime entries
+    # added since share the log's other words and now rank first, as they should)
+    assert full[0] > lowered[0]
+    before = [m.entry.id for m in kb.lookup(RKLLM_START, top=3)]
+    assert "tflite-gpu-delegate-init" in before
 
 
 def test_an_entry_is_lowered_when_it_shares_fewer_than_two_words_any_tool_does_not_print(kb) -> None:  # type: ignore[no-untyped-def]
