@@ -56,14 +56,16 @@ _BASIS = {
 }
 
 
-class Answer(namedtuple("Answer", "matches confidence basis uncovered closest")):
+class Answer(namedtuple("Answer", "matches confidence basis uncovered closest follows", defaults=((),))):
     """The answer to one message.
 
     * ``matches``: the matches shown (empty when nothing is known or nothing is sure enough);
     * ``confidence``: ``high``, ``medium``, ``low``, or ``none`` (nothing shown);
     * ``basis``: how the best match was found (see the module docstring), "" when none;
     * ``uncovered``: ``(family, tool name)`` of an uncovered tool the message names, or None;
-    * ``closest``: when the best match was withheld, the tools of the withheld matches, best first.
+    * ``closest``: when the best match was withheld, the tools of the withheld matches, best first;
+    * ``follows``: per shown match, whether its line only follows from the error the first answer explains
+      (:func:`.kb.follows_from`: ``Engine deserialization failed`` under the plugin line before it).
     """
 
     __slots__ = ()
@@ -72,6 +74,7 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest"))
     basis: str
     uncovered: tuple[str, str] | None
     closest: tuple[str, ...]
+    follows: tuple[bool, ...]
 
     @property
     def confident(self) -> bool:
@@ -98,7 +101,10 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest"))
             "basis": self.basis,
             "uncovered_tool": self.uncovered[1] if self.uncovered else None,
             "closest_tools": list(self.closest),
-            "matches": [m.to_dict() for m in self.matches],
+            "matches": [
+                {**m.to_dict(), "follows_first": i < len(self.follows) and self.follows[i]}
+                for i, m in enumerate(self.matches)
+            ],
         }
 
 
@@ -124,7 +130,11 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     level, basis = confidence_of(best)
     if (level == "low" and best.score < WORDS_FLOOR) or unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
-    return Answer(matches[:top], level, basis, None, ())
+    from dumpscope.core.knowledge.kb import follows_from
+
+    shown = matches[:top]
+    follows = tuple(i > 0 and follows_from(m, best, text) for i, m in enumerate(shown))
+    return Answer(shown, level, basis, None, (), follows)
 
 
 def unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:

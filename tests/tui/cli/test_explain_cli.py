@@ -245,7 +245,8 @@ def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A pasted cause, then a line that only follows from it: the first answer names the cause's node, and
-    the consequence's answer under it says that its line follows from that error (issue 23)."""
+    the consequence's answer under it says that its line follows from that error (issue 23), in the text and
+    in ``--json`` alike."""
     paste = (
         "[TRT] Could not find any implementation for node /head/Conv_9.\n"
         "AttributeError: 'NoneType' object has no attribute 'create_execution_context'"
@@ -257,10 +258,10 @@ def test_a_consequence_line_is_shown_as_following_from_the_first_answer(
     assert "create_execution_context" in second
     assert "(this line follows from the error of answer 1)" in second
     code, out, _ = run([paste, "--top", "3", "--json"], capsys)
-    flags = [(m["id"], m["consequence"]) for m in json.loads(out)["matches"][:2]]
-    assert flags == [
-        ("tensorrt-no-implementation-for-node", False),
-        ("tensorrt-python-engine-is-none", True),
+    flags = [(m["id"], m["consequence"], m["follows_first"]) for m in json.loads(out)["matches"][:2]]
+    assert flags == [  # --json says what the text says: the second line follows from the first answer's
+        ("tensorrt-no-implementation-for-node", False, False),
+        ("tensorrt-python-engine-is-none", True, True),
     ]
 
 

@@ -99,9 +99,8 @@ def _explain_message(message: str, cmd: Options) -> int:
     gc.disable()
     try:
         kb = _load_kb(cmd.kb, mapped=True)  # one message, then the process ends
-        text = _message_text(message)
-        found = kb.answer(text, top=cmd.top)
-        _print_answer(found, cmd.json, text)
+        found = kb.answer(_message_text(message), top=cmd.top)
+        _print_answer(found, cmd.json)
     finally:
         if was_enabled:
             gc.enable()
@@ -200,10 +199,8 @@ def _not_a_log(path: Path) -> str | None:
     return None
 
 
-def _print_answer(found: Answer, as_json: bool, text: str) -> None:
+def _print_answer(found: Answer, as_json: bool) -> None:
     import json
-
-    from dumpscope.core.knowledge.kb import follows_from
 
     if as_json:
         print(json_safe(json.dumps(found.to_dict(), indent=2, ensure_ascii=False)))
@@ -212,7 +209,7 @@ def _print_answer(found: Answer, as_json: bool, text: str) -> None:
     if not found.matches and found.uncovered is None:
         print("Add your own entry with --kb FILE (see --help).")
     for rank, m in enumerate(found.matches, 1):
-        follows = rank > 1 and follows_from(m, found.matches[0], text)
+        follows = rank <= len(found.follows) and found.follows[rank - 1]
         print(plain(format_match(m, rank, follows=follows)))
 
 
