@@ -19,6 +19,7 @@ import re
 from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import Entry
+from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -4236,10 +4237,6 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     return out
 
 
-RUNTIME = "runtime"
-"""The family of text any tool prints: the C++ library, the dynamic loader, the OS (RUNTIME_FAMILIES)."""
-
-
 def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     """``matches`` (ranked, after :func:`refine`) with a first match that is its tool's card (a family card, a
     code-range or scheme entry or a code card that no clause answered; not an envelope, whose advice says
@@ -4255,14 +4252,19 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
         return matches
     top = matches[0]
     reasons = top.reason.split("+")
-    if top.entry.family == RUNTIME or "+" in top.entry.id or "words" in reasons or not _is_card(top):
+    if top.entry.family in RUNTIME_FAMILIES or "+" in top.entry.id or "words" in reasons or not _is_card(top):
         return matches
     if is_envelope(top):
         return matches  # it already says what the tool was doing around the reason it quotes (Core ML's E5RT)
     own: str | None = None
     for j, m in enumerate(matches[1:], 1):
         e = m.entry
-        if e.family != RUNTIME or e.consequence or e.generic or "pattern" not in m.reason.split("+"):
+        if (
+            e.family not in RUNTIME_FAMILIES
+            or e.consequence
+            or e.generic
+            or "pattern" not in m.reason.split("+")
+        ):
             continue
         if own is None:
             own = card_text(top, text)
