@@ -130,10 +130,8 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     level, basis = confidence_of(best)
     if (level == "low" and best.score < WORDS_FLOOR) or unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
-    from dumpscope.core.knowledge.kb import follows_from
-
     shown = matches[:top]
-    follows = tuple(i > 0 and follows_from(m, best, text) for i, m in enumerate(shown))
+    follows = tuple(i > 0 and kb.follows_from(m, best, text) for i, m in enumerate(shown))
     return Answer(shown, level, basis, None, (), follows)
 
 

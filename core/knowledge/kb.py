@@ -359,6 +359,11 @@ class KnowledgeBase:
         return answer(self, message, top)
 
     @staticmethod
+    def follows_from(m: Match, cause: Match, text: str) -> bool:
+        """Whether ``m``'s line only follows from the error ``cause`` explains (:func:`follows_from`)."""
+        return follows_from(m, cause, text)
+
+    @staticmethod
     def named_families(message: str) -> list[str]:
         """The families a message names (:func:`named_families`)."""
         return named_families(message[:MAX_TEXT])
