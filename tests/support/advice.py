@@ -1,9 +1,21 @@
-"""The check every knowledge test of a message form makes: the entry that answered and its advice."""
+"""The check every knowledge test of a message form makes: the entry that answered and its advice.
+
+A family's table of vendor forms becomes its test with :func:`answered_by_entry`::
+
+    CASES: list[Case] = [
+        # the vendor file the form is written from
+        ("the vendor's format string, with made-up values", "entry-id", ("a part the advice names",)),
+    ]
+    test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 from bench.eval_explain import specific
 
@@ -36,3 +48,24 @@ def assert_answered(
         assert top.entry.id.endswith("+" + clause), top.entry.id
     assert_advice(top, named)
     return top
+
+
+#: One row of a family's table: the message (a vendor form with made-up values), the entry that must answer
+#: it, and the parts of the message its advice must name.
+Case = tuple[str, str, tuple[str, ...]]
+
+
+def answered_by_entry(cases: Sequence[Case], *, confident: bool = False) -> Callable[..., None]:
+    """A test, parametrised over ``cases`` (ids ``<entry>-<row>``), that each message's best answer is its
+    entry with specific advice naming each part (:func:`assert_answered`), and, with ``confident``, that the
+    answer's confidence is high. Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(
+        ("message", "entry", "named"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, message: str, entry: str, named: tuple[str, ...]) -> None:
+        assert_answered(kb, message, named, entry=entry)
+        if confident:
+            assert kb.answer(message).confidence == "high"
+
+    return test
