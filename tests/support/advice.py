@@ -69,3 +69,48 @@ def answered_by_entry(cases: Sequence[Case], *, confident: bool = False) -> Call
             assert kb.answer(message).confidence == "high"
 
     return test
+
+
+def answered_with_captures(cases: Sequence[tuple[str, str, dict[str, str], str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id, captures, fix words)`` rows: the first answer is that entry, each
+    named capture holds exactly its value, and the entry's fix holds the fix words."""
+
+    @pytest.mark.parametrize(("message", "entry_id", "captures", "fix_words"), list(cases))
+    def test(kb: Any, message: str, entry_id: str, captures: dict[str, str], fix_words: str) -> None:
+        found = kb.answer(message)
+        assert found.matches, found.headline()
+        top = found.matches[0]
+        assert top.entry.id == entry_id
+        got = dict(top.captures)
+        for name, value in captures.items():
+            assert got[name] == value
+        assert fix_words in top.entry.fix
+
+    return test
+
+
+def answered_first_with_values(cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> Callable[..., None]:
+    """A test over ``(entry id, message, shown)`` rows (ids: the entry id): the first answer is that
+    entry's own pattern (no family card, no generic entry), its advice shows each value and fills every
+    placeholder the message gave."""
+
+    @pytest.mark.parametrize(("entry_id", "message", "shown"), list(cases), ids=[c[0] for c in cases])
+    def test(kb: Any, entry_id: str, message: str, shown: tuple[str, ...]) -> None:
+        top = kb.lookup(message, top=3)[0]
+        assert top.entry.id == entry_id
+        assert top.entry.level != "family" and not top.entry.generic
+        assert "pattern" in top.reason
+        text = f"{top.cause} {top.fix}"
+        for value in shown:
+            assert value in text
+        placeholders = re.findall(r"\{(\w+)\}", f"{top.entry.cause} {top.entry.fix}")
+        assert not [name for name in placeholders if f"<{name}>" in text]
+
+    return test
+
+
+def first_answer(kb: Any, message: str) -> tuple[Any, Any]:
+    """``kb.answer(message)`` and its first match, asserting there is one."""
+    found = kb.answer(message)
+    assert found.matches, found.headline()
+    return found, found.matches[0]

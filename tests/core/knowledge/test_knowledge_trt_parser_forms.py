@@ -244,7 +244,7 @@ def test_a_parameter_check_in_a_namespaced_function_names_that_function(kb: Know
         "::1136, condition: bindingIndex >= 0 && bindingIndex < mEngine.getNbBindings"
     )
     # (a condition no dedicated clause reads: the profile conditions have their own clause, which
-    # test_knowledge_specific_s18a.py checks)
+    # test_knowledge_tensorrt.py and test_knowledge_onnxruntime.py check)
     top = kb.lookup(message)[0]
     assert top.entry.family == "tensorrt"
     captures = dict(top.captures)

@@ -1,87 +1,63 @@
-"""Session s20a: common Core ML and TensorFlow Lite / LiteRT failures, read from the vendors' own sources.
+"""The knowledge tests of TensorFlow Lite / LiteRT (and MediaPipe): each case is a vendor's own wording
+with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From s20a (was test_knowledge_coreml_tflite_s20a.py):
+
+Session s20a: common Core ML and TensorFlow Lite / LiteRT failures, read from the vendors' own sources.
 
 Core ML (apple/coremltools): the native bridge's model compilation error and its macOS-version refusals
-(coremlpython/CoreMLPython.mm, models/model.py), ct.TensorType's dtype check (converters/mil/input_types.py),
-the PyTorch frontend's aten::__getitem__ (converters/mil/frontend/torch/ops.py) and model file loading
-(load.py), ct.convert's convert_to / deployment target check and MLModel's argument check.
-TFLite / LiteRT (google-ai-edge/LiteRT, tflite/): the interpreter's subgraph checks (core/subgraph.cc), the
-quantizer and its calibration (tools/optimize/quantize_model.cc, calibration/calibration_logger.cc), the
-converter (converter/tf_to_tfl_flatbuffer.cc; python/lite.py, convert_saved_model.py, optimize/calibrator.py),
-the SignatureRunner (python/interpreter.py), the Hexagon, NNAPI and XNNPACK delegates and model loading
-(converter/allocation.cc, the ValueError tf.lite.Interpreter raises); MediaPipe Tasks' model metadata and
-model file checks (google-ai-edge/mediapipe, mediapipe/tasks/cc).
+(coremlpython/CoreMLPython.mm, models/model.py), ct.TensorType's dtype check
+(converters/mil/input_types.py), the PyTorch frontend's aten::__getitem__
+(converters/mil/frontend/torch/ops.py) and model file loading (load.py), ct.convert's convert_to /
+deployment target check and MLModel's argument check. TFLite / LiteRT (google-ai-edge/LiteRT, tflite/):
+the interpreter's subgraph checks (core/subgraph.cc), the quantizer and its calibration
+(tools/optimize/quantize_model.cc, calibration/calibration_logger.cc), the converter
+(converter/tf_to_tfl_flatbuffer.cc; python/lite.py, convert_saved_model.py, optimize/calibrator.py), the
+SignatureRunner (python/interpreter.py), the Hexagon, NNAPI and XNNPACK delegates and model loading
+(converter/allocation.cc, the ValueError tf.lite.Interpreter raises); MediaPipe Tasks' model metadata
+and model file checks (google-ai-edge/mediapipe, mediapipe/tasks/cc).
 
-Each case is the source's own format string with made-up names and values filled in, never an eval message:
-the entry that answers it, and the parts of the message its advice must name."""
+From round21_forms (was test_knowledge_round21_forms.py).
+
+From h23f3 (was test_knowledge_round22_sources_h23f3.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry):
+whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
+backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
+RKNPU driver its register window.
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): MediaPipe LLM Inference's signature
+check.
+
+From s20g (was test_knowledge_round25_dev_s20g.py):
+
+Issue 23, round 25's dev forms answered at their cause (s20g): LiteRT-LM's missing model section.
+
+From s18a (was test_knowledge_specific_s18a.py):
+
+Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
+optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
+during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
+reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
+inner-error cards send the reader to.
+"""
 
 from __future__ import annotations
 
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
-from tests.support.advice import assert_advice, assert_answered
+from tests.support.advice import answered_by_entry, assert_advice, assert_answered, first_answer
 
-ENTRIES = [
-    # coremlpython/CoreMLPython.mm
-    (
-        "RuntimeError: MLComputePlan is only available on macOS >= 14.4",
-        "coreml-s20a-api-needs-newer-macos",
-        ("MLComputePlan", "macOS 14.4"),
-    ),
-    (
-        "RuntimeError: Stateful predictions using MLState are only supported on macOS >= 15.0",
-        "coreml-s20a-api-needs-newer-macos",
-        ("Stateful predictions using MLState", "macOS 15.0 or later"),
-    ),
-    (
-        "RuntimeError: The 'functionName' property can only be set on macOS >= 15.0",
-        "coreml-s20a-api-needs-newer-macos",
-        ("'functionName' property", "function_name"),
-    ),
-    (
-        "Exception: State functionality is only supported on macOS 15+",
-        "coreml-s20a-api-needs-newer-macos",
-        ("State functionality", "macOS 15"),
-    ),
-    # converters/_converters_entry.py, frontend/torch/load.py, models/model.py
-    (
-        "ValueError: If minimum deployment target is iOS15/macOS12/watchOS8/tvOS15 or higher, "
-        "then 'convert_to' cannot be neuralnetwork. It must be 'mlprogram'",
-        "coreml-s20a-neuralnetwork-target-too-new",
-        ("convert_to='neuralnetwork'", "ct.target.iOS14"),
-    ),
-    (
-        "ERROR - Could not load the PyTorch model. Got the following error:",
-        "coreml-s20a-torch-model-file-not-loadable",
-        ("torch.jit.load", "torch.jit.trace(model, example_input)"),
-    ),
-    (
-        "TypeError: Expected model to be a .mlmodel file, .mlpackage file or a Model_pb2 object",
-        "coreml-s20a-mlmodel-argument-type",
-        ("pathlib.Path", "str(path)"),
-    ),
-    # converters/mil/input_types.py
-    (
-        "TypeError: dtype=torch.float16 is unsupported",
-        "coreml-s20a-tensortype-dtype-unsupported",
-        ("torch.float16 is not one of them", "dtype=np.float32"),
-    ),
-    (
-        "TypeError: dtype=<class 'numpy.uint32'> is unsupported for inputs/outputs of the model",
-        "coreml-s20a-tensortype-dtype-unsupported",
-        ("numpy.uint32 is not one of them", "cast inside the model"),
-    ),
-    # converters/mil/frontend/torch/ops.py (getitem)
-    (
-        "AssertionError: Item selection is supported only on python list/tuple objects",
-        "coreml-s20a-torch-getitem-non-list",
-        ("aten::__getitem__", "torch.unbind"),
-    ),
-    (
-        "AssertionError: Index into python list/tuple needs to be integer. Provided value: 2.5",
-        "coreml-s20a-torch-getitem-non-list",
-        ("(2.5)", "Python constant"),
-    ),
+CASES = [
+    # ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
     # tflite/tools/optimize
     (
         "Model resulted in Nan value during calibration. Please consider making sure that model results in "
@@ -230,27 +206,23 @@ ENTRIES = [
         "tflite-s20a-could-not-open-model",
         ("assets/pose_model.tflite", "os.path.exists"),
     ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "E/flutter ( 4242): Unhandled Exception: Invalid argument(s): Unable to create interpreter.",
+        "tflite-flutter-unable-to-create-interpreter",
+        ("tensorflow-lite-select-tf-ops", "logcat"),
+    ),
+    (
+        "flutter: Invalid argument(s): Failed to lookup symbol 'TfLiteInterpreterCreate': error code 127",
+        "tflite-flutter-failed-to-lookup-symbol",
+        ("TfLiteInterpreterCreate", "Non-Global Symbols"),
+    ),
 ]
 
-
-@pytest.mark.parametrize(
-    ("message", "entry", "named"), ENTRIES, ids=[f"{e[1]}-{i}" for i, e in enumerate(ENTRIES)]
-)
-def test_the_source_form_is_answered_by_its_entry(
-    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
-) -> None:
-    assert_answered(kb, message, named, entry=entry)
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
 
-def test_the_compile_error_names_coremls_own_reason(kb: KnowledgeBase) -> None:
-    """CoreMLPython.mm wraps the framework's localizedDescription: the entry shows it and the way to see the
-    compiler's whole output; with the reason captured it is an envelope, judged so."""
-    message = 'RuntimeError: Error compiling model: "The file couldn’t be saved.".'
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == "coreml-s20a-error-compiling-model"
-    assert dict(top.captures)["reason"] == "The file couldn’t be saved."
-    named = ("The file couldn’t be saved.", "xcrun coremlcompiler compile", "skip_model_load")
-    assert_advice(top, named, judged_specific=False)
+# ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
 
 
 def test_a_path_that_is_no_model_is_not_mediapipes(kb: KnowledgeBase) -> None:
@@ -260,8 +232,70 @@ def test_a_path_that_is_no_model_is_not_mediapipes(kb: KnowledgeBase) -> None:
         assert top.reason not in ("pattern", "partial"), (top.entry.id, top.reason)
 
 
-def test_a_quantizer_config_dtype_is_not_the_tensortype_check(kb: KnowledgeBase) -> None:
-    """optimize/coreml/_config.py's 'dtype=... is unsupported for OpLinearQuantizerConfig.' is the
-    quantizer config's check, not ct.TensorType's."""
-    tops = kb.lookup("ValueError: dtype=float64 is unsupported for OpLinearQuantizerConfig.", top=1)
-    assert not tops or tops[0].entry.id != "coreml-s20a-tensortype-dtype-unsupported"
+# ---- round21_forms (test_knowledge_round21_forms.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("ERROR: The model is not a valid Flatbuffer buffer", "buffer"),
+        ("java.lang.IllegalArgumentException: The model is not a valid Flatbuffer file", "file"),
+    ],
+)
+def test_tflite_model_builder_verification(kb: KnowledgeBase, message: str, value: str) -> None:
+    found = kb.answer(message)
+    top = found.matches[0]
+    assert top.entry.id == "tflite-h23v2-model-not-valid-flatbuffer"
+    assert found.confidence == "high"
+    assert dict(top.captures)["value"] == value
+    assert "TFL3" in top.entry.fix
+
+
+# ---- h23f3 (test_knowledge_round22_sources_h23f3.py) ----
+
+
+def test_mediapipe_llm_model_for_other_backend(kb: KnowledgeBase) -> None:
+    message = (
+        "INVALID_ARGUMENT: CalculatorGraph::Run() failed:\n"
+        'Calculator::Open() for node "LlmCpuCalculator" failed: Please use a tensorflow lite model with cpu '
+        "backend type, while the current model's backend type is: gpu"
+    )
+    found, m = first_answer(kb, message)
+    assert m.entry.id == "tflite-h23f3-mediapipe-llm-backend-mismatch"
+    caps = dict(m.captures)
+    assert (caps["value"], caps["arg"]) == ("cpu", "gpu")
+    assert "ConversionConfig(backend='{value}'" in m.entry.fix
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_mediapipe_llm_signature(kb: KnowledgeBase) -> None:
+    msg = (
+        "INTERNAL: CalculatorGraph::Run() failed: Calculator::Open() for node "
+        '"odml.infra.LlmRunnerCalculator" '
+        "failed; RET_CHECK failure (odml/infra/genai/inference/utils/tflite_utils/tflite_llm_utils.cc:71) "
+        "std::find(signature_keys.begin(), signature_keys.end(), key) != signature_keys.end()"
+    )
+    assert_answered(kb, msg, ("get_signature_list",), entry="tflite-mediapipe-llm-missing-signature")
+
+
+# ---- s20g (test_knowledge_round25_dev_s20g.py) ----
+
+
+def test_litertlm_section_missing(kb: KnowledgeBase) -> None:
+    msg = "Failed to create engine: NOT_FOUND: TF_LITE_EMBEDDER not found in the model."
+    assert_answered(kb, msg, ("TF_LITE_EMBEDDER", "NPU"), entry="tflite-s20g-litertlm-section-not-found")
+
+
+# ---- s18a (test_knowledge_specific_s18a.py) ----
+
+
+def test_tflite_ensure_eq_names_the_check_and_its_values(kb: KnowledgeBase) -> None:
+    message = (
+        "RuntimeError: Internal error: Unexpected failure when preparing tensor allocations: "
+        "tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "tflite-ensure-eq", top.entry.id
+    assert_advice(top, ("kernels/concatenation.cc", "t->dims->data[d]", "7 against 9"))
