@@ -114,3 +114,27 @@ def first_answer(kb: Any, message: str) -> tuple[Any, Any]:
     found = kb.answer(message)
     assert found.matches, found.headline()
     return found, found.matches[0]
+
+
+def top_match(kb: Any, text: str) -> Any:
+    """The first of ``kb.lookup(text)``, asserting there is one."""
+    found = kb.lookup(text, top=1)
+    assert found, text
+    return found[0]
+
+
+def answers_with(
+    kb: Any,
+    text: str,
+    entry: str,
+    family: str | None,
+    captured: tuple[str, str] | None,
+    named: bool = True,
+) -> None:
+    """The top answer to ``text`` is ``entry`` (of ``family`` when given), with ``captured`` among its
+    captures and, when ``named``, its value in the cause or the fix."""
+    top = top_match(kb, text)
+    assert top.entry.id == entry and family in (None, top.entry.family), (top.entry.id, top.entry.family)
+    if captured:
+        assert captured in top.captures
+        assert not named or captured[1] in top.cause + top.fix

@@ -21,6 +21,21 @@ ignored scope, empty calibration dataset and backend detection (src/nncf/scopes.
 common/tensor_statistics/aggregator.py, common/utils/backend.py), optimum-intel's weight compression
 without NNCF and the old clDNN memory pool's "out of GPU resources".
 
+From h23d3_sources (was test_knowledge_h23d3_sources.py):
+
+Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
+frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
+(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
+operators' checks.
+
+From mindspore_ascend (was test_knowledge_mindspore_ascend.py):
+
+MindSpore's "Unsupported device target Ascend" (ms_context.cc) is answered as an Ascend set-up failure.
+
+The message carries a "Device load error message" block naming a library that failed to load; generic
+runtime text (a missing shared object) must not answer before the MindSpore sentence that says the Ascend
+plugin is what is missing.
+
 From round14 (was test_knowledge_round14.py):
 
 * torch_npu's "The Inner error is reported as above. The process exits for this inner error, and the current
@@ -154,6 +169,77 @@ CASES = [
         "ascend-s20d-msprobe-file-check",
         ("检测到软链接", "realpath"),
     ),
+    # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+    # mindspore-ai/mindspore and the MindSpore docs' CANN and MindSpore Lite troubleshooting guides
+    (
+        "[ERROR] DEVICE(4242,ffff0000,python):2025-01-01-00:00:00.000.000 "
+        "[mindspore/ccsrc/plugin/device/ascend/"
+        "hal/device/ascend_stream_manager.cc:321] SyncStream] Call runtime aclrtSynchronizeStreamWithTimeout "
+        "error.",
+        "ascend-h23d3-ms-sync-stream-failed",
+        ("aclrtSynchronizeStreamWithTimeout", "mindspore.runtime.launch_blocking()", "Sync run failed"),
+    ),
+    (
+        "[ERROR] DEVICE(5150,ffff0000,python):2025-01-01-00:00:00.000.000 [mindspore/ccsrc/runtime/device/"
+        "kernel_runtime_manager.cc:138] WaitTaskFinishOnDevice] SyncStream failed, exception:The "
+        "pointer[stream] "
+        "is null.",
+        "ascend-h23d3-ms-stream-null-card-occupied",
+        ("The pointer[stream] is null", "npu-smi info", "less than half"),
+    ),
+    (
+        "RuntimeError: Launch kernel failed, name:Default/network/MatMul-op77",
+        "ascend-h23d3-ms-launch-kernel-failed",
+        ("Default/network/MatMul-op77",),
+    ),
+    (
+        "Out of Memory!!! Request memory size: 2147483648B, Memory Statistic:\nDevice HBM memory size: "
+        "65536M",
+        "ascend-h23d3-ms-out-of-memory",
+        ("2147483648", "65536M", "max_device_memory"),
+    ),
+    (
+        "Malloc device memory failed, free memory size is less than half of total memory size.Device 3 "
+        "Device HBM "
+        "total size:68719476736 Device HBM free size:1073741824 may be other processes occupying this card",
+        "ascend-h23d3-ms-device-memory-half-used",
+        ("device 3", "1073741824 of 68719476736", "python_multiprocessing=False"),
+    ),
+    (
+        "MindSpore version 2.4.0 and Ascend AI software package (Ascend Data Center Solution)version 7.1 "
+        "does not "
+        "match, the version of software package expect one of ['7.5', '7.6']. Please refer to the match info "
+        "on: "
+        "https://www.mindspore.cn/install",
+        "ascend-h23d3-ms-cann-version-mismatch",
+        ("MindSpore 2.4.0", "first: 7.5", "CANN 7.1", "set_env.sh"),
+    ),
+    (
+        "[mindspore/lite/tools/converter/converter_context.h:88] PrintOps] FMKTYPE: TFLITE, OP TYPE: "
+        "MyCustomOp",
+        "ascend-h23d3-mslite-unsupported-op",
+        ("TFLITE", "MyCustomOp", "NodeParserRegistry"),
+    ),
+    (
+        "[mindspore/lite/tools/converter/parser/caffe/caffe_model_parser.cc:310] ConvertLayers] parse node "
+        "conv5_dw failed.",
+        "ascend-h23d3-mslite-parse-node-failed",
+        ("conv5_dw", "NodeParser"),
+    ),
+    (
+        "WARNING [mindspore/lite/src/lite_model.cc:80] ConstructModel] model version is MindSpore Lite "
+        "2.0.0, "
+        "inference version is MindSpore Lite 2.3.1 not equal",
+        "ascend-h23d3-mslite-version-not-equal",
+        ("MindSpore Lite 2.0.0", "MindSpore Lite 2.3.1"),
+    ),
+    (
+        "[mindspore/lite/src/common/tensor_util.cc:210] CheckTensorsInvalid] The shape of tensor contains "
+        "negative "
+        "dimension, check the model and assign the input shape with method Resize().",
+        "ascend-h23d3-mslite-negative-dim",
+        ("Resize()", "--inputShapes"),
+    ),
     # ---- round22_forms (test_knowledge_round22_forms.py) ----
     (
         "RuntimeError: Can not find any available kernel info for: Default/MyOp-op7. "
@@ -238,6 +324,57 @@ def test_msprobe_names_its_tool(kb: KnowledgeBase) -> None:
 
 
 # ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
+
+
+# ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+
+
+def test_a_sync_line_yields_to_the_cann_error_printed_with_it(kb: KnowledgeBase) -> None:
+    """MindSpore's stream-sync line is context: the AI Core error block after it answers first."""
+    text = (
+        "[ERROR] DEVICE(7,ffff,python):2025-01-01 [mindspore/ccsrc/plugin/device/ascend/hal/device/"
+        "ascend_stream_manager.cc:321] SyncStream] Call runtime aclrtSynchronizeStreamWithTimeout error.\n"
+        "EZ9999: Inner Error!\n        Aicore kernel execute failed, device_id=0, stream_id=3, "
+        "report_stream_id=3, "
+        "task_id=9, fault kernel_name=mul_0123456789_0__kernel0"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id != "ascend-h23d3-ms-sync-stream-failed"
+
+
+# ---- mindspore_ascend (test_knowledge_mindspore_ascend.py) ----
+
+HEAD = (
+    "RuntimeError: Unsupported device target Ascend. This process only supports one of the ['CPU']. "
+    "Please check whether the Ascend environment is installed and configured correctly, and check whether "
+    'current mindspore wheel package was built with "-e Ascend". For details, please refer to "Device load '
+    'error message".'
+)
+
+
+def test_the_mindspore_sentence_answers_with_the_devices_it_has(kb: KnowledgeBase) -> None:
+    answer = kb.answer(HEAD, top=3)
+    top = answer.matches[0]
+    assert top.entry.id == "ascend-mindspore-unsupported-device-target-ascend"
+    assert answer.confidence == "high" and dict(top.captures)["arg"] == "CPU"
+    assert "set_env.sh" in top.fix
+
+
+def test_it_answers_before_the_library_the_load_block_names(kb: KnowledgeBase) -> None:
+    text = (
+        HEAD + "\n\n----------------------------------------------------\n- Device load error message:\n"
+        "----------------------------------------------------\n"
+        "Load dynamic library: libmindspore_ascend.so.2 failed. libge_runner.so: cannot open shared object "
+        "file: No such file or directory"
+    )
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "ascend-mindspore-unsupported-device-target-ascend"
+    assert ranked[0].entry.family == "ascend"
+
+
+def test_another_device_target_is_not_this_entry(kb: KnowledgeBase) -> None:
+    text = "RuntimeError: Unsupported device target GPU. This process only supports one of the ['CPU']."
+    ids = [m.entry.id for m in kb.lookup(text, top=5) if m.reason.startswith("pattern")]
+    assert "ascend-mindspore-unsupported-device-target-ascend" not in ids
 
 
 # ---- round14 (test_knowledge_round14.py) ----

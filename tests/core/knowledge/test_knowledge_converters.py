@@ -4,6 +4,16 @@ case is a vendor's own wording with made-up names and values filled in, never an
 The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
 them; a note may speak of another family too: those cases are in that family's file).
 
+From edge_converter_forms (was test_knowledge_edge_converter_forms.py):
+
+Issue 23: the most frequent failures of OpenVINO's AUTO/MULTI plugin, MNN's converter, ncnn's binary param
+loader and Paddle2ONNX's abort lines, answered with their cause and fix instead of the family card.
+
+Each message is written from the vendor's own format string (openvino src/plugins/auto/src/plugin.cpp,
+plugin_config.cpp and auto_schedule.cpp; MNN tools/converter/source/onnx/onnxOpConverter.cpp and
+onnxConverter.cpp, express/Executor.cpp; ncnn src/net.cpp load_param_bin; Paddle2ONNX
+paddle2onnx/mapper/exporter.cc and select_input.cc) with names and values of our own.
+
 From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
 
 Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
@@ -51,9 +61,11 @@ of our own, never on a held-out message.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.answer import answer
 from dumpscope.core.knowledge.family import detect_families
 from tests.support.advice import (
@@ -89,6 +101,65 @@ CASES = [
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+# ---- edge_converter_forms (test_knowledge_edge_converter_forms.py) ----
+
+
+def test_the_named_layer_type_keeps_its_own_entry(kb: KnowledgeBase) -> None:
+    """The text loader names the type: that is not the binary loader's index."""
+    top = kb.lookup("layer pnnx.Expression not exists or registered", top=1)[0]
+    assert top.entry.id == "ncnn-layer-not-registered"
+    assert dict(top.captures)["op_type"] == "pnnx.Expression"
+
+
+@pytest.mark.parametrize(
+    ("message", "entry", "named"),
+    [
+        (
+            "vkCreateInstance failed -9",
+            "ncnn-h23o2-vulkan-call-failed",
+            ("vkCreateInstance", "-9", "vulkaninfo"),
+        ),
+        (
+            "[0 llvmpipe]  queueC=0[1]  queueG=0[1]  queueT=0[1]\nno vulkan device",
+            "ncnn-h23o2-no-vulkan-device",
+            ("get_gpu_count()", "vulkaninfo"),
+        ),
+        (
+            "TfLiteGpuDelegate Invoke: GpuDelegate must run on the same thread where it was initialized.",
+            "tflite-h23o2-gpu-delegate-thread",
+            ("same thread", "EGL context"),
+        ),
+        (
+            "TfLiteGpuDelegate Invoke: Odd buffer state 42Node number 9 (TfLiteGpuDelegateV2) failed to "
+            "invoke.",
+            "tflite-h23o2-gpu-delegate-invoke",
+            ("'Odd buffer state 42'", "resize_input_tensor"),
+        ),
+        (
+            "[ERROR] Cannot find output: Boxes in operator: my_fused_nms",
+            "paddle2onnx-h23o2-cannot-find-output",
+            ("Boxes", "my_fused_nms"),
+        ),
+    ],
+)
+def test_ncnn_vulkan_paddle2onnx_slot_and_tflite_gpu_delegate_forms(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
+
+
+def test_a_log_scan_finds_mnnconvert_s_empty_input_notice(kb: KnowledgeBase) -> None:
+    """The notice carries no error word: its own wording is a cue of the scan's prefilter."""
+    log = (
+        "INFO step 1\nStart to Convert Other Model Format To MNN Model..., target version: 3\n"
+        "[10:00:01] /src/MNN/tools/converter/source/onnx/onnxConverter.cpp:46: ONNX Model ir version: 8\n"
+        "[10:00:01] /src/MNN/tools/converter/source/onnx/onnxConverter.cpp:146: Check it out ==> "
+        "/blk/Pad_output_0 has empty input, the index is 1\nINFO done\n"
+    )
+    problems = scan_log(io.StringIO(log), kb)
+    assert [p.matches[0].entry.id for p in problems] == ["mnn-h23o2-empty-input-notice"]
 
 
 # ---- h23u2 (test_knowledge_edge_vendor_wording_h23u2.py) ----

@@ -4,6 +4,14 @@ vendor's own wording with made-up names and values filled in, never an eval mess
 The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
 them; a note may speak of another family too: those cases are in that family's file).
 
+From converter_families (was test_knowledge_converter_families.py):
+
+Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
+tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+
 From s18c (was test_knowledge_coreml_openvino_s18c.py):
 
 Session s18c: Core ML's and OpenVINO's common failures read from their own sources.
@@ -33,6 +41,15 @@ OpenVINO Model Server's model-not-found statuses and coremltools.optimize's bloc
 two Core ML framework runtime strings (MLMultiArray shape check, Espresso's ANE plan failure) from
 public threads.
 
+From coreml_sources (was test_knowledge_coreml_sources.py):
+
+Core ML converter and loader messages written from coremltools' own source answer with their cause.
+
+Each form is the format string of coremltools (``_deps/__init__.py``, ``converters/_converters_entry.py``,
+``converters/mil/backend/mil/load.py``, ``converters/mil/input_types.py``, ``converters/mil/mil/builder.py``,
+``converters/mil/frontend/torch/...``) filled with a value; none names the tool, so the entry itself must be
+found.  Near misses (another tool's wording of the same idea) do not fire.
+
 From s20a (was test_knowledge_coreml_tflite_s20a.py):
 
 Session s20a: common Core ML and TensorFlow Lite / LiteRT failures, read from the vendors' own sources.
@@ -53,6 +70,13 @@ From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
 Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
 entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
 string of its binaries or a line of its source, with our own names and values filled in).
+
+From h23d3_sources (was test_knowledge_h23d3_sources.py):
+
+Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
+frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
+(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
+operators' checks.
 
 From round13 (was test_knowledge_round13.py):
 
@@ -104,9 +128,11 @@ from dumpscope.core.knowledge.answer import answer
 from tests.support.advice import (
     answered_by_entry,
     answered_with_captures,
+    answers_with,
     assert_advice,
     assert_answered,
     first_answer,
+    top_match,
 )
 
 CASES = [
@@ -482,6 +508,75 @@ CASES = [
         "coreml-torch-node-input-count",
         ("upsample_nearest2d", "out.1", "4 inputs"),
     ),
+    # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+    # apple/coremltools converters/mil/frontend/torch/ops.py
+    (
+        'NotImplementedError: rounding mode "trunc" not supported in the "div" op',
+        "coreml-h23d3-torch-op-form-unsupported",
+        ('"trunc" not supported in the "div" op', "register_torch_op"),
+    ),
+    (
+        "ValueError: divisor_override is not supported for avg_pool2d",
+        "coreml-h23d3-torch-op-form-unsupported",
+        ("divisor_override is not supported for avg_pool2d",),
+    ),
+    (
+        "NotImplementedError: Dynamic scale factors are not supported for the upsample op "
+        "upsample_bilinear2d_7",
+        "coreml-h23d3-torch-needs-static-value",
+        ("upsample_bilinear2d_7", "ct.EnumeratedShapes"),
+    ),
+    (
+        "ValueError: The `dims` input for torch.tile must be static (tuple of ints).",
+        "coreml-h23d3-torch-needs-static-value",
+        ("torch.tile must be static", "ct.RangeDim"),
+    ),
+    # ct.convert and the torch converter's deployment-target checks
+    (
+        "ValueError: State model is supported only >= iOS18. Please update the minimum_deployment_target to "
+        "at "
+        "least coremltools.target.iOS18",
+        "coreml-h23d3-needs-deployment-target",
+        ("iOS18", "minimum_deployment_target", "macOS15"),
+    ),
+    (
+        "ValueError: To use fp16 input, please set minimum deployment target to iOS16+",
+        "coreml-h23d3-needs-deployment-target",
+        ("iOS16", "macOS13"),
+    ),
+    (
+        "ValueError: For mlprogram, inputs with infinite upper_bound is not allowed. Please set upper_bound "
+        "to a "
+        'positive value in "RangeDim()" for the "inputs" param in ct.convert().',
+        "coreml-h23d3-rangedim-infinite-upper-bound",
+        ("upper_bound", "ct.RangeDim(lower_bound=1"),
+    ),
+    (
+        "ValueError: Number of outputs provided, 1, do not match the number of outputs detected in the "
+        "model, 4.",
+        "coreml-h23d3-outputs-count-mismatch",
+        ("names 1 outputs", "returns 4", "exactly 4 entries"),
+    ),
+    (
+        "ValueError: Incorrect weights shape for gru layer: Expected: 4. Received 6",
+        "coreml-h23d3-rnn-weights-count",
+        ("gru", "expected 4", "has 6", "flatten_parameters"),
+    ),
+    (
+        "ValueError: einsum equation 'nqd,nkd->nqk' expects 2 inputs, got 1",
+        "coreml-h23d3-einsum-equation",
+        ("'nqd,nkd->nqk'", "(expects 2 inputs, got 1)", "torch.matmul"),
+    ),
+    (
+        "RuntimeError: Unknown input 'epsilon_x' for op 'layer_norm'",
+        "coreml-h23d3-mil-op-inputs",
+        ("layer_norm", "epsilon_x", "MIL ops reference"),
+    ),
+    (
+        "ValueError: prelu op: x must be rank 3 or 4 or 5, instead it is of rank 2",
+        "coreml-h23d3-rank-limit",
+        ("(2)", "unsqueeze"),
+    ),
     # ---- round22_forms (test_knowledge_round22_forms.py) ----
     (
         "NotImplementedError: Unsupported ONNX ops of type: NonZero,ScatterND",
@@ -509,6 +604,152 @@ CASES = [
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+# ---- converter_families (test_knowledge_converter_families.py) ----
+
+
+def test_the_ir_extension_opset_advice_names_the_tokenizers_import(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Cannot create CharsToBytes layer c2b id:9 from unsupported opset: extension")
+    assert "import openvino_tokenizers" in top.fix
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        (
+            "Exception: Model prediction is only supported on macOS version 10.13 or later.",
+            "coreml-predict-needs-macos",
+        ),
+        ("Exception: Unable to load libmodelpackage. Cannot save spec", "coreml-libmodelpackage-not-loaded"),
+        (
+            "Exception: Unable to load libmodelpackage. Cannot make save spec.",
+            "coreml-libmodelpackage-not-loaded",
+        ),
+        (
+            "Exception: MLModel of type mlProgram cannot be loaded just from the model spec object. It also "
+            "needs the path to the weights file.",
+            "coreml-mlprogram-needs-weights-dir",
+        ),
+        (
+            "Exception: For an ML Program, extension must be .mlpackage (not .bin). Please see the docs.",
+            "coreml-mlprogram-save-extension",
+        ),
+        (
+            "ValueError: coremltools.ComputeUnit.CPU_AND_NE is only available on macOS >= 13.0",
+            "coreml-compute-units-cpu-and-ne",
+        ),
+        (
+            'Error Domain=com.apple.CoreML Code=0 "Failed to build the model execution plan using a model '
+            "architecture file '/var/m.mlmodelc/model.mil' with error code: -14.\"",
+            "coreml-execution-plan-failed",
+        ),
+    ],
+)
+def test_coremls_own_sentences_have_entries(kb: KnowledgeBase, text: str, entry: str) -> None:
+    top = top_match(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "coreml")
+
+
+def test_the_execution_plan_code_is_shown(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Failed to build the model execution plan using in-memory model with error code: -7.")
+    assert ("value", "-7") in top.captures
+    assert "-7" in top.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # each tool's own wording around a reason no entry has
+        ('Error Domain=com.apple.CoreML Code=1 "weird thing went wrong"', "coreml"),
+        ("MLMultiArray shape mismatch for feature 'x', got something odd", "coreml"),
+        ("java.lang.IllegalArgumentException: Invalid input to TensorFlowLite tensor foo", "tflite"),
+        ("Exception from src/inference/src/cpp/infer_request.cpp:231: something odd", "openvino"),
+    ],
+)
+def test_a_tools_own_envelope_names_it(kb: KnowledgeBase, text: str, family: str) -> None:
+    assert top_match(kb, text).entry.family == family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Error Domain=NSCocoaErrorDomain Code=260 "The file could not be opened."',
+        "java.lang.IllegalArgumentException: Internal error: buffer is too small",
+        "RuntimeError: shape is dynamic, cannot get static shape",
+    ],
+)
+def test_the_same_envelopes_without_the_tool_are_not_lent_to_it(kb: KnowledgeBase, text: str) -> None:
+    """No marker or pattern of these tools fires: at most a wording-only guess, never above low confidence."""
+    found = answer(kb, text)
+    if found.matches and found.matches[0].entry.family in ("coreml", "tflite", "openvino"):
+        assert found.basis == "words" and found.confidence == "low"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "E5RT encountered an STL exception. msg = MILCompilerForANE error: failed to compile ANE model "
+            "using ANEF. Error=_ANECompiler : ANECCompile() FAILED.",
+            "coreml-e5rt-ane-compile-failed",
+            None,
+        ),
+        (
+            "E5RT encountered an STL exception. msg = Input: audio_features has unbounded dimension which is "
+            "not supported.",
+            "coreml-e5rt-unbounded-dimension",
+            ("input", "audio_features"),
+        ),
+        (
+            "E5RT encountered an STL exception. msg = unordered_map::at: key not found.",
+            "coreml-e5rt-stl-exception",
+            ("reason", "unordered_map::at: key not found."),
+        ),
+    ],
+)
+def test_the_core_ml_runtimes_own_log_line(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "coreml", captured)
+
+
+def test_the_ane_failure_is_said_to_be_a_fallback_when_the_model_runs(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "MILCompilerForANE error: failed to compile ANE model using ANEF")
+    assert top.entry.id == "coreml-e5rt-ane-compile-failed"
+    assert "fallback" in top.fix
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "ValueError: Incompatible dim 1 in shapes (1, 77, 768) vs. (1, 64, 768)",
+            "coreml-mil-incompatible-broadcast-dim",
+            ("other", "(1, 64, 768)"),
+        ),
+        (
+            "ValueError: 'shape' must be provided in the 'inputs' argument for pytorch conversion",
+            "coreml-torch-input-shape-required",
+            None,
+        ),
+        (
+            "ValueError: Model should be an instance of either torch.jit.ScriptModule or ExportedProgram",
+            "coreml-torch-model-not-scriptmodule",
+            None,
+        ),
+        (
+            "ValueError: Input (image_in) provided is not found in given tensorflow graph. Placeholders in "
+            "graph are: ['serving_default_image']",
+            "coreml-tf-input-not-in-graph",
+            ("input", "image_in"),
+        ),
+    ],
+)
+def test_coremltools_frontend_and_mil_checks(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "coreml", captured)
 
 
 # ---- s18c (test_knowledge_coreml_openvino_s18c.py) ----
@@ -539,6 +780,120 @@ def test_a_missing_native_module_stays_with_the_native_libs_entry(kb: KnowledgeB
     assert top.entry.id == "coreml-h23v2-native-libs-missing"
 
 
+# ---- coreml_sources (test_knowledge_coreml_sources.py) ----
+
+FORMS = [
+    (
+        "Torch version 2.5.1 has not been tested with coremltools. You may run into unexpected errors. "
+        "Torch 2.4.0 is the most recent version that has been tested.",
+        "coreml-ctsrc-untested-package-version",
+        {"package": "Torch", "version": "2.5.1", "version2": "2.4.0"},
+    ),
+    (
+        "Input shape not fully specified by enumerated shapes or range dim! 1 will be used for dimension "
+        "not specified instead.",
+        "coreml-ctsrc-shape-not-specified-default-1",
+        {},
+    ),
+    (
+        "ValueError: Variable rank model inputs are not supported!",
+        "coreml-ctsrc-variable-rank-input",
+        {"arg": "inputs"},
+    ),
+    (
+        "TypeError: Unrecognized value of argument 'minimum_deployment_target': iOS15. "
+        "It needs to be a member of 'coremltools.target' enumeration. For example, coremltools.target.iOS13",
+        "coreml-ctsrc-deployment-target-unrecognized",
+        {"value": "iOS15"},
+    ),
+    (
+        'ValueError: Fail to auto-determine the input name. Please specify the "name" parameter when use '
+        '"inputs" in ct.convert().',
+        "coreml-ctsrc-input-name-undetermined",
+        {},
+    ),
+    (
+        "ValueError: Provided image input 'pixels' is not one of the inputs of the MIL program",
+        "coreml-ctsrc-image-input-not-in-program",
+        {"input": "pixels"},
+    ),
+    (
+        "NotImplementedError: Dynamic activation quantization is not supported in Core ML.",
+        "coreml-ctsrc-dynamic-activation-quant",
+        {},
+    ),
+    (
+        "ValueError: Unknown type <class 'numpy.ndarray'> for conversion to InputType.",
+        "coreml-ctsrc-unknown-input-type",
+        {"type": "<class 'numpy.ndarray'>"},
+    ),
+    (
+        "ValueError: State only support fp16 dtype. Got input var v_cache with dtype fp32.",
+        "coreml-ctsrc-state-not-fp16",
+        {"input": "v_cache", "dtype": "fp32"},
+    ),
+    ("ValueError: Cannot add const [None, 768]", "coreml-ctsrc-cannot-add-const", {"value": "None, 768"}),
+    (
+        'TypeError: The "compute_units" parameter must be of type: "coremltools.ComputeUnit".',
+        "coreml-ctsrc-compute-units-type",
+        {},
+    ),
+    (
+        "ValueError: EnumeratedShapes should be take a list or tuple with len >= 2, got 1 instead",
+        "coreml-ctsrc-enumerated-shapes-too-few",
+        {"value": "1"},
+    ),
+    (
+        # English any tool may print: answered where the message names coremltools (its frame)
+        'File "/venv/lib/coremltools/converters/mil/input_types.py", line 420, in __init__\n'
+        "ValueError: Default value 2048 is greater than maximum value (1024) for range",
+        "coreml-ctsrc-rangedim-default-outside",
+        {"value": "2048", "value2": "1024"},
+    ),
+    ("Unknown opset 'CoreML7'", "coreml-ctsrc-unknown-opset-coremlN", {"value": "7"}),
+]
+
+
+@pytest.mark.parametrize(("text", "entry_id", "captures"), FORMS, ids=[f[1] for f in FORMS])
+def test_the_coremltools_form_answers_with_its_values(
+    kb: KnowledgeBase, text: str, entry_id: str, captures: dict[str, str]
+) -> None:
+    answer = kb.answer(text, top=3)
+    top = answer.matches[0]
+    assert top.entry.id == entry_id and answer.confidence == "high"
+    got = dict(top.captures)
+    for name, value in captures.items():
+        assert got[name] == value
+        assert value in top.cause + top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ONNX opset version 19 has not been tested with this converter",  # not coremltools' sentence
+        "Unknown opset 'ai.onnx.ml'",  # an ONNX domain, not a Core ML opset
+        "Default value 3 is out of range",
+        "Cannot add constant folding pass",
+        "Variable rank inputs",
+    ],
+)
+def test_near_misses_do_not_fire(kb: KnowledgeBase, text: str) -> None:
+    ids = {m.entry.id for m in kb.lookup(text, top=5) if "pattern" in m.reason}
+    assert not {f[1] for f in FORMS} & ids
+
+
+def test_the_version_warning_ranks_under_the_error_after_it(kb: KnowledgeBase) -> None:
+    """The warning says what may go wrong; the converter's error after it says what did."""
+    text = (
+        "Torch version 2.6.0 has not been tested with coremltools. You may run into unexpected errors. "
+        "Torch 2.4.0 is the most recent version that has been tested.\n"
+        "Converting PyTorch Frontend ==> MIL Ops:  42%\n"
+        "RuntimeError: PyTorch convert function for op 'upsample_bicubic2d' not implemented."
+    )
+    ids = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ids[:2] == ["coreml-torch-op-not-implemented", "coreml-ctsrc-untested-package-version"]
+
+
 # ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
 
 
@@ -567,6 +922,159 @@ def test_tensorrt_s_parser_node_line_is_not_coremltools_input_count(kb: Knowledg
     """coremltools' input-count check has two exact forms; another tool's "node N (name): M" is neither."""
     shown = answer(kb, "In node 3 (importConv): 4 inputs given")
     assert not shown.matches or shown.matches[0].entry.id != "coreml-torch-node-input-count"
+
+
+# ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+
+ENVELOPE = (
+    "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running {op} node. "
+    "Name:'{name}' Status Message: "
+)
+
+
+def _ort(op: str, name: str, message: str) -> str:
+    return ENVELOPE.format(op=op, name=name) + message
+
+
+CLAUSES = [
+    # microsoft/onnxruntime core/providers/common.h, cpu kernels, cuda, python bindings
+    (
+        _ort("Softmax", "enc/attn/softmax", "axis -5 is not in valid range [-4,3]"),
+        "ort-axis-out-of-range",
+        ("enc/attn/softmax", "axis -5", "rank 4"),
+    ),
+    (
+        _ort(
+            "TopK", "det/topk", "k argument [1000] should not be greater than specified axis dim value [600]"
+        ),
+        "ort-topk-k-too-large",
+        ("det/topk", "k = 1000", "only 600"),
+    ),
+    (
+        _ort("Gemm", "cls/fc", "GEMM: Dimension mismatch, W: {10,2048} K: 512 N:10"),
+        "ort-gemm-dimension-mismatch",
+        ("cls/fc", "K is 512", "{10,2048}"),
+    ),
+    (
+        _ort(
+            "Conv",
+            "backbone/conv1",
+            "Input channels C is not equal to kernel channels * group. C: 1 kernel channels: 3 group: 1",
+        ),
+        "ort-conv-channels-group",
+        ("backbone/conv1", "1 channels", "3 x 1"),
+    ),
+    (
+        _ort("Transpose", "head/perm", "perm: [ 0 3 1 2 ] does not align with rank of input data: 3"),
+        "ort-transpose-perm-rank",
+        ("head/perm", "[0 3 1 2]", "rank 3"),
+    ),
+    (
+        _ort("Squeeze", "pool/squeeze", "Dimension of input 0 must be 1 instead of 8. shape={8,256}"),
+        "ort-squeeze-dim-not-one",
+        ("pool/squeeze", "axis 0", "has 8"),
+    ),
+    (
+        _ort(
+            "LayerNormalization",
+            "blk3/ln",
+            "Size of X.shape()[axis:] == 1024. Size of scale and bias (if "
+            "provided) must match this. Got scale size of 768 and bias size of 768",
+        ),
+        "ort-layernorm-scale-size",
+        ("blk3/ln", "1024 elements", "scale has 768"),
+    ),
+    (
+        _ort("Pad", "stem/pad", "Pads tensor size should be equal to twice the input dimension count "),
+        "ort-pad-size",
+        ("stem/pad", "input dimension count"),
+    ),
+    (
+        _ort("Resize", "neck/up2", "Resize: input/output value's dimension mismatch"),
+        "ort-resize-rank-mismatch",
+        ("neck/up2", "Resize kernel"),
+    ),
+    (
+        _ort("AveragePool", "gap", "kernel_shape num_dims is not compatible with X num_dims."),
+        "ort-pool-kernel-rank",
+        ("gap", "AveragePool"),
+    ),
+    (
+        _ort("Range", "pos/range", "delta in Range operator can not be zero!"),
+        "ort-range-delta-zero",
+        ("pos/range",),
+    ),
+    (
+        _ort("Gemm", "fc2", "Gemm: Invalid bias shape for broadcast"),
+        "ort-gemm-bias-broadcast",
+        ("fc2",),
+    ),
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Mul node. "
+        "Name:'mul_12' Status Message: CUDA error cudaErrorLaunchFailure:unspecified launch failure",
+        "ort-cuda-kernel-error",
+        ("cudaErrorLaunchFailure", "mul_12", "CUDA_LAUNCH_BLOCKING=1"),
+    ),
+    (
+        "onnxruntime_pybind_state.cc:857 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is "
+        "set but "
+        "CUDA wasnt able to be loaded. Please install the correct version of CUDA andcuDNN as mentioned in "
+        "the GPU "
+        "requirements page",
+        "ort-cuda-path-not-loaded",
+        ("cuDNN", "requirements table"),
+    ),
+    # MSVC's map lookup inside an OpenVINO exception chain: OpenVINO's card, read by the STL's own wording
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "Exception from src/inference/src/dev/plugin.cpp:53:\ninvalid unordered_map<K, T> key",
+        "msvc-invalid-map-key",
+        ("unordered_map::at()", "SUPPORTED_PROPERTIES"),
+    ),
+    # libc++'s map lookup under onnxruntime's session initialisation (an Android build): the card's own text
+    (
+        "E/onnxruntime: [E:onnxruntime:, inference_session.cc:1590 operator()] Exception during "
+        "initialization: "
+        "unordered_map::at: key not found",
+        "stl-map-at-key-not-found",
+        ("unordered_map::at()", "libc++", "Exception during initialization"),
+    ),
+    # Ascend CANN TBE error_manager_vector checks (MindSpore docs' CANN error cases)
+    (
+        "RuntimeError: ({'errCode': 'E80000', 'op_name': 'avg_pool_d', 'param_name': 'ksize[1]', "
+        "'excepted_value': '1', 'real_value': '3'}, 'In op[avg_pool_d], the parameter[ksize[1]] should be , "
+        "but "
+        "actually is [3].')",
+        "ascend-tbe-parameter-value",
+        ("avg_pool_d", "ksize[1]", "is 3"),
+    ),
+    (
+        "RuntimeError: ({'errCode': 'E80029', 'op_name': 'assign_add', 'param_name1': 'ref', 'param_name2': "
+        "'value', 'error_detail': 'Shape of ref and value should be same'}, 'In op[assign_add], the shape of "
+        "inputs[ref][value] are invalid, [Shape of ref and value should be same].')",
+        "ascend-tbe-inputs-shape-invalid",
+        ("assign_add", "ref and value", "Shape of ref and value should be same"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), CLAUSES, ids=[c[1] for c in CLAUSES])
+def test_the_source_form_is_answered_by_its_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
+
+
+def test_the_bare_msvc_map_text_is_no_confident_tool_answer(kb: KnowledgeBase) -> None:
+    """MSVC's 'invalid unordered_map<K, T> key' names no tool: the clause answers it only under a tool's card
+    (the OpenVINO chain above), and alone it is no confident answer of any tool."""
+    assert not kb.answer("RuntimeError: invalid unordered_map<K, T> key", top=3).confident
+
+
+def test_an_ort_axis_message_of_another_tool_is_not_read_as_onnxruntime(kb: KnowledgeBase) -> None:
+    """The axis clause is onnxruntime's: a message of no tool with the same words is not answered by it."""
+    for m in kb.lookup("axis 3 is not in valid range [-2,1]", top=3):
+        assert not m.entry.id.endswith("+ort-axis-out-of-range")
 
 
 # ---- round13 (test_knowledge_round13.py) ----

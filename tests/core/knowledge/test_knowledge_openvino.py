@@ -16,6 +16,14 @@ common/tensor_statistics/aggregator.py, common/utils/backend.py), optimum-intel'
 without NNCF and the old clDNN memory pool's "out of GPU resources"; NNCF's
 "nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
 
+From converter_families (was test_knowledge_converter_families.py):
+
+Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
+tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+
 From s18c (was test_knowledge_coreml_openvino_s18c.py):
 
 Session s18c: Core ML's and OpenVINO's common failures read from their own sources.
@@ -38,6 +46,18 @@ InferRequest's tensor check (isync_infer_request.cpp) and the NPU plugin's Level
 zero_utils.hpp / zero_result.cpp), the GPU kernel selector's missing kernel, openvino.genai's missing
 chat template and openvino_tokenizers' / optimum-intel's tokenizer conversion; OpenVINO Model Server's
 model-not-found statuses and coremltools.optimize's block/group size checks.
+
+From edge_converter_forms (was test_knowledge_edge_converter_forms.py):
+
+Issue 23: the most frequent failures of OpenVINO's AUTO/MULTI plugin, MNN's converter, ncnn's binary param
+loader and Paddle2ONNX's abort lines, answered with their cause and fix instead of the family card.
+
+From h23d3_sources (was test_knowledge_h23d3_sources.py):
+
+Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
+frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
+(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
+operators' checks.
 
 From round13 (was test_knowledge_round13.py):
 
@@ -86,7 +106,7 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.family import detect_families
-from tests.support.advice import answered_by_entry, assert_answered, first_answer
+from tests.support.advice import answered_by_entry, answers_with, assert_answered, first_answer
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
 
@@ -329,6 +349,49 @@ CASES = [
         "openvino-s19b-ovms-model-not-served",
         ("--log_level DEBUG",),
     ),
+    # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+    # openvinotoolkit/openvino.genai and openvino's ov::Tensor
+    (
+        "RuntimeError: Check 'm_ireq_queue_tokenizer' failed at "
+        "src/cpp/src/tokenizer/tokenizer_impl.cpp:520:\n"
+        "Either openvino_tokenizer.xml was not provided or it was not loaded correctly. Tokenizer::encode is "
+        "not "
+        "available",
+        "openvino-h23d3-genai-tokenizer-missing",
+        ("openvino_tokenizer.xml", "Tokenizer::encode", "convert_tokenizer"),
+    ),
+    (
+        "Stateful LLM pipeline on NPU may only process prompts or hold chat history up to 512 tokens. 900 is "
+        'passed.\n Set the "MAX_PROMPT_LEN" config option to increase the limit.',
+        "openvino-h23d3-genai-npu-max-prompt-len",
+        ("512 tokens", "passes 900", "MAX_PROMPT_LEN=900"),
+    ),
+    (
+        "Both 'width' and 'height' must be divisible by 16",
+        "openvino-h23d3-genai-image-size-divisible",
+        ("(16)", "multiples of 16"),
+    ),
+    (
+        "SD3Transformer2DModel::InferenceStaticBS1::compile: input tensor hidden_states shape is dynamic. "
+        "Tensors "
+        "must be reshaped to be static before compile is invoked.",
+        "openvino-h23d3-genai-static-shape-before-compile",
+        ("hidden_states", "pipe.reshape(num_images_per_prompt, height"),
+    ),
+    (
+        "RuntimeError: Exception from src/core/src/runtime/itensor.cpp:54:\n"
+        "Tensor data with element type bf16, is not representable as pointer to f32",
+        "openvino-h23d3-tensor-data-type",
+        ("holds bf16", "as f32", "compress_to_fp16=False"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:223:\n"
+        "Can't set the input tensor with index: 0, because the model input (shape=[1,3,320,320]) and the "
+        "tensor "
+        "(shape=(1.3.300.300)) are incompatible",
+        "openvino-tensor-shape-incompatible",
+        ("(1.3.300.300)", "1,3,320,320", "model.reshape"),
+    ),
     # ---- round22_forms (test_knowledge_round22_forms.py) ----
     (
         "RuntimeError: Unknown model format! Cannot find reader for model format: onnx and read the model: "
@@ -375,6 +438,120 @@ def test_nncf_errors_are_openvinos(kb: KnowledgeBase, message: str) -> None:
     assert kb.named_families(message)[0] == "openvino"
 
 
+# ---- converter_families (test_knowledge_converter_families.py) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "Cannot create GridSample layer grid_sample_7 id:311 from unsupported opset: opset9",
+            "openvino-ir-unsupported-opset",
+            ("opset", "opset9"),
+        ),
+        (
+            "Cannot create RegexSplit layer RegexSplit_88 id:5 from unsupported opset: extension",
+            "openvino-ir-unsupported-opset",
+            ("op_type", "RegexSplit"),
+        ),
+        (
+            "Opset opset13 doesn't contain the operation with type: FancyNorm",
+            "openvino-opset-does-not-contain-op",
+            ("op_type", "FancyNorm"),
+        ),
+        ("RuntimeError: to_shape was called on a dynamic shape.", "openvino-to-shape-dynamic", None),
+        (
+            "RuntimeError: Couldn't get TorchScript module by tracing. With exception:\nbad output",
+            "openvino-pytorch-tracing-failed",
+            None,
+        ),
+        (
+            '[ ERROR ]  Shape [ -1 320 320   3] is not fully defined for output 0 of "images". Use '
+            "--input_shape with positive integers to override model input shapes.",
+            "openvino-mo-shape-not-fully-defined",
+            ("node", "images"),
+        ),
+        (
+            "[ FRAMEWORK ERROR ]  Cannot load input model: Error parsing message with type "
+            "'tensorflow.GraphDef'",
+            "openvino-mo-cannot-load-input-model",
+            None,
+        ),
+        (
+            "Exception from src/inference/src/cpp/core.cpp:97: NotFound: Unsupported property MY_KEY by CPU "
+            "plugin.",
+            "openvino-unsupported-property",
+            ("name", "MY_KEY"),
+        ),
+    ],
+)
+def test_openvinos_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "openvino", captured)
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "[GPU] Exceeded max size of memory object allocation: requested 5368709120 bytes, but max "
+            "alloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use lower "
+            "precision.",
+            "openvino-gpu-exceeded-max-alloc",
+            ("limit", "4294959104"),
+        ),
+        (
+            "Exceeded max size of memory object allocation: Requested 700000000 bytes but max alloc size is "
+            "536870912 bytes",
+            "openvino-gpu-exceeded-max-alloc",
+            ("requested", "700000000"),
+        ),
+        (
+            "Check 'layout.has_upper_bound()' failed at "
+            "src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:99:\n"
+            "[GPU] Dynamic shape without upper bound tries to allocate",
+            "openvino-gpu-dynamic-without-upper-bound",
+            None,
+        ),
+        (
+            "ERROR: Model provided has model identifier 'PK\x03\x04', should be 'TFL3'",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "Model provided must have at least 7 bytes to hold identifier.",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "ValueError: Failed to load delegate from edgetpu.dll",
+            "tflite-failed-to-load-delegate",
+            ("library", "edgetpu.dll"),
+        ),
+        (
+            "NotImplementedError: Unsupported fx node aten_grid_sampler_3d, kind grid_sampler_3d",
+            "coreml-unsupported-fx-node",
+            ("op_type", "grid_sampler_3d"),
+        ),
+        (
+            "ValueError: Torch op gelu already registered.",
+            "coreml-torch-op-already-registered",
+            ("op", "gelu"),
+        ),
+        (
+            "TypeError: int8 dtype for inputs is only supported for deployment target >= iOS26",
+            "coreml-io-dtype-needs-deployment-target",
+            ("dtype", "int8"),
+        ),
+    ],
+)
+def test_allocation_identifier_delegate_and_registry_checks(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, None, captured)
+
+
 # ---- s18c (test_knowledge_coreml_openvino_s18c.py) ----
 
 
@@ -388,6 +565,245 @@ def test_the_onnx_exporter_wording_of_optimum_is_not_read_as_openvino(kb: Knowle
     for m in kb.lookup(text, top=3):
         assert m.reason != "pattern" or m.entry.id != "openvino-s18c-optimum-unsupported-architecture"
     assert not kb.answer(text, top=3).confident
+
+
+# ---- edge_converter_forms (test_knowledge_edge_converter_forms.py) ----
+
+_OV_WRAP = "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+
+
+# (message, entry, what the advice must name)
+CASES_EDGE_CONVERTER_FORMS = [
+    (
+        "Start to Convert Other Model Format To MNN Model..., target version: 3\n[11:02:13] "
+        "/src/MNN/tools/converter/source/onnx/onnxOpConverter.cpp:433: Don't support 19",
+        "mnn-h23o2-converter-constant-dtype",
+        ("data type 19", "t.data_type == 19", "FLOAT8 types 17-20"),
+    ),
+    (
+        "[08:01:59] :433: Don't support 8",
+        "mnn-h23o2-converter-constant-dtype",
+        ("data type 8", "STRING 8"),
+    ),
+    (
+        "Don't support 3",
+        "mnn-h23o2-dont-support-number",
+        ('"Don\'t support 3"', "3 OpenCL", "t.data_type == 3"),
+    ),
+    (
+        "Check it out ==> /stage2/Resize_3_output_0 has empty input, the index is 1",
+        "mnn-h23o2-empty-input-notice",
+        ("/stage2/Resize_3_output_0", "input 1", "not the failure"),
+    ),
+    (
+        "layer -1 not exists or registered",
+        "ncnn-h23o2-layer-index-not-registered",
+        ("index -1", "ncnn2mem", "load_param"),
+    ),
+    (
+        "layer 257 not exists or registered",
+        "ncnn-h23o2-layer-index-not-registered",
+        ("index 257", "CustomBit", "register_custom_layer"),
+    ),
+    (
+        "[ERROR] Due to the unsupported operators, the conversion is aborted.",
+        "paddle2onnx-h23o2-unsupported-ops-aborted",
+        ("Oops, there are some operators not supported yet", "op_list.md"),
+    ),
+    (
+        "[ERROR] Due to the unsupported sub_block_idx, the conversion is aborted.",
+        "paddle2onnx-h23o2-sub-block-aborted",
+        ("conditional_block", "sub_block"),
+    ),
+    (
+        _OV_WRAP + "[AUTO] compile model failed, GPU:[GPU] odd driver state 7; CPU:odd thing 9",
+        "openvino-h23o2-auto-compile-failed",
+        ("GPU:[GPU] odd driver state 7; CPU:odd thing 9", "AUTO:-GPU"),
+    ),
+    (
+        "compile model failed, NPU:unknown level zero error 12; ",
+        "openvino-h23o2-auto-compile-failed",
+        ("NPU:unknown level zero error 12", "AUTO or MULTI"),
+    ),
+    (
+        _OV_WRAP + "There is no device support the current configure",
+        "openvino-h23o2-auto-no-device-for-config",
+        ("enable_profiling", "SUPPORTED_PROPERTIES"),
+    ),
+    (
+        _OV_WRAP + "The meta device should not in the device candidate list: MULTI,GPU",
+        "openvino-h23o2-auto-meta-in-candidates",
+        ("(MULTI,GPU)", "'AUTO:GPU,CPU'"),
+    ),
+    (
+        "KEY_MULTI_DEVICE_PRIORITIES key is not set for MULTI",
+        "openvino-h23o2-multi-priorities-not-set",
+        ("'MULTI'", "MULTI:GPU,CPU"),
+    ),
+    (
+        _OV_WRAP + "Please, check environment due to no supported devices can be used",
+        "openvino-h23o2-auto-no-supported-devices",
+        ("core.available_devices", "'AUTO:NPU,CPU'"),
+    ),
+    (
+        "No available device to filter AUTO plugin",
+        "openvino-h23o2-auto-no-available-device",
+        ("AUTO's candidate list", "GPU.0"),
+    ),
+    (
+        "Cannot select any device",
+        "openvino-h23o2-auto-cannot-select",
+        ("OPTIMIZATION_CAPABILITIES",),
+    ),
+    (
+        "AUTO cumulative model doesn't support stateful model.",
+        "openvino-h23o2-auto-cumulative-stateful",
+        ("ReadValue/Assign", "CUMULATIVE_THROUGHPUT"),
+    ),
+    (
+        "Check 'false' failed at src/plugins/auto/src/plugin_config.cpp:65:\nproperty: GPU_QUEUE_X: not "
+        "supported",
+        "openvino-h23o2-auto-property-not-supported",
+        ("GPU_QUEUE_X", "ov::device::properties"),
+    ),
+    (
+        "Invalid value for property PERFORMANCE_HINT: QUICK",
+        "openvino-h23o2-invalid-property-value",
+        ("PERFORMANCE_HINT", "QUICK", "LATENCY"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "entry", "named"),
+    CASES_EDGE_CONVERTER_FORMS,
+    ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES_EDGE_CONVERTER_FORMS)],
+)
+def test_the_form_is_answered_by_its_entry_with_what_it_captured(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
+
+
+def test_an_inner_failure_of_a_device_wins_over_auto_s_wrapper(kb: KnowledgeBase) -> None:
+    """AUTO lists each device's own error: where one of them has its entry, that entry answers."""
+    message = _OV_WRAP + "[AUTO] compile model failed, CPU:Cannot get length of dynamic dimension"
+    assert kb.lookup(message, top=1)[0].entry.id == "openvino-dynamic-dimension-length"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't support 3 for arm82 unary",
+        "Don't support broadcast for MatMulOp, i0=2, i1=3",
+        "layer 5x not exists or registered",
+        "There is no device to support the current configure",
+        "[ERROR] Due to the opset, the conversion is aborted.",
+        "compile model failed, please retry",
+    ],
+)
+def test_near_misses_are_not_answered_by_the_new_entries(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.lookup(message, top=3) if "pattern" in m.reason.split("+")]
+    assert not [i for i in ids if "-h23o2-" in i], ids
+
+
+def test_a_log_scan_reports_the_abort_line_in_noise(kb: KnowledgeBase) -> None:
+    log = "INFO loading model\n" + CASES_EDGE_CONVERTER_FORMS[6][0] + "\nINFO done\n"
+    problems = scan_log(io.StringIO(log), kb)
+    assert [p.matches[0].entry.id for p in problems] == [CASES_EDGE_CONVERTER_FORMS[6][1]]
+
+
+# (message, clause that answers the family card, what the advice must name)
+CLAUSE_CASES = [
+    (
+        _OV_WRAP + "Check 'node_count > 2' failed at src/frontends/pytorch/src/translate_session.cpp:212:\n"
+        "prim::Foo has no translation",
+        "openvino-frontend-check",
+        ("pytorch frontend", "'node_count > 2'", "translate_session.cpp", "prim::Foo has no translation"),
+    ),
+    (
+        _OV_WRAP + "Exception from src/inference/src/dev/plugin.cpp:53:\n"
+        "Exception from src/plugins/intel_npu/src/plugin/src/plugin.cpp:717:\nZe compile failure 0x7800000f",
+        "openvino-plugin-check",
+        (
+            "npu device plugin",
+            "intel_npu/src/plugin/src/plugin.cpp",
+            "Ze compile failure 0x7800000f",
+            "HETERO",
+        ),
+    ),
+    (
+        "Check 'rank_a == 4' failed at src/core/src/op/foo_op.cpp:77:\n"
+        "While validating node 'opset1::Foo Foo_1'",
+        "openvino-core-check",
+        ("'rank_a == 4'", "src/core/src/op/foo_op.cpp", "model.reshape"),
+    ),
+    (
+        "Exception thrown at 0x00007FF712345678 in MyApp.exe: Microsoft C++ exception: ov::AssertFailure at "
+        "memory location 0x0000001234ABCD00.",
+        "openvino-first-chance-exception",
+        ("ov::AssertFailure", "catch (const ov::Exception& e)"),
+    ),
+    (
+        _OV_WRAP + "Exception from src/plugins/intel_cpu/src/nodes/foo.cpp:12:\ncode is too big",
+        "openvino-cpu-xbyak-too",
+        ("'code is too big'", "Xbyak", "inference_precision f32"),
+    ),
+    (
+        "[ GENERAL_ERROR ] bad size of register",
+        "openvino-cpu-xbyak-bad",
+        ("'bad size of register'", "Xbyak"),
+    ),
+    (
+        "[10:01:02] /src/MNN/tools/converter/source/onnx/FooOnnx.cpp:64: "
+        "Check failed: (weightShape.size() == 4) ==> Foo weight must be 4 dims for now",
+        "mnn-converter-check-failed",
+        ("FooOnnx.cpp", "'(weightShape.size() == 4)'", "'Foo weight must be 4 dims for now'", "--OP"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), CLAUSE_CASES, ids=[c[1] for c in CLAUSE_CASES])
+def test_the_family_card_says_the_check_the_message_printed(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the inference wrapper alone names no component that failed
+        _OV_WRAP + "Exception from src/inference/src/dev/plugin.cpp:53:\nsomething odd",
+        # Xbyak's wording inside a sentence is not its error line
+        "[ GENERAL_ERROR ] something bad combination happened",
+        # a CHECK line without MNN's ' ==> ' reason is not the converter's form
+        "[10:01:02] Check failed: x == y",
+    ],
+)
+def test_the_check_clauses_need_their_component_s_form(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.lookup(message, top=3)]
+    own = (
+        "openvino-frontend-check",
+        "openvino-plugin-check",
+        "openvino-core-check",
+        "mnn-converter-check-failed",
+    )
+    assert not [i for i in ids if i.endswith(own)], ids
+
+
+def test_the_innermost_component_line_is_the_one_said(kb: KnowledgeBase) -> None:
+    """Each wrapper prints its own 'Exception from' line above the failure: the last line is the failure."""
+    message = (
+        _OV_WRAP + "Exception from src/plugins/intel_gpu/src/plugin/plugin.cpp:200:\n"
+        "Exception from src/plugins/intel_gpu/src/plugin/compiled_model.cpp:61:\n"
+        "Check 'ok == 7' failed at src/plugins/intel_gpu/src/graph/foo_stage.cpp:99:\nfoo stage gave up"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id.endswith("+openvino-plugin-check")
+    parts = dict(top.captures)
+    assert parts["path"] == "src/plugins/intel_gpu/src/graph/foo_stage.cpp"
+    assert (parts["value"], parts["detail"]) == ("ok == 7", "foo stage gave up")
 
 
 # ---- round13 (test_knowledge_round13.py) ----

@@ -36,6 +36,16 @@ Branch s20b: Qualcomm's and Rockchip's device-side failures, from their own bina
   already quantized, a .pth given to load_pytorch, inputs without input_size_list, toolkit1's quantization
   option values;
 
+From rknn_code_cards (was test_knowledge_rknn_code_cards.py):
+
+RKNN's return-code cards (level ``code``: RKNN_ERR_*, ``rknn_init ... ret=-N``) say what a code means in
+general: the runtime's own line before the failure (an operator it cannot run for a data type, the driver,
+a struct size) answers first, and the code card stays in the answer after it.
+
+From rknn_submit (was test_knowledge_rknn_submit.py):
+
+librknnrt's "failed to submit" is read with or without the "!" that some releases print after it.
+
 From round10 (was test_knowledge_round10.py).
 
 From round12 (was test_knowledge_round12.py):
@@ -598,6 +608,66 @@ def test_fallback_capture_stops_at_the_name(kb: KnowledgeBase) -> None:
 def test_generic_wording_is_not_claimed(kb: KnowledgeBase, message: str, entry: str) -> None:
     found = kb.answer(message)
     assert not (found.confident and found.matches[0].entry.id == entry)
+
+
+# ---- rknn_code_cards (test_knowledge_rknn_code_cards.py) ----
+
+
+def test_rknn_init_failure_answers_with_the_data_type_line_before_it(kb: KnowledgeBase) -> None:
+    """The return code's card (RKNN_ERR_FAIL) says what the code means in general: the runtime's own line
+    before it, an operator it cannot run for a data type, answers first; the code stays in the answer."""
+    text = (
+        "I RKNN: [08:10:11.000] RKNN Runtime Information, librknnrt version: 1.5.2\n"
+        "E RKNN: [08:10:11.123] Meet unsupported Cast, dtype = 7\n"
+        "E RKNN: [08:10:11.124] rknn_init, load model failed!\nrknn_init fail! ret=-1"
+    )
+    found = kb.lookup(text, top=5)
+    assert found[0].entry.id == "rknn-meet-unsupported-abc-dtype"
+    assert dict(found[0].captures) == {"arg": "Cast", "dtype": "7"}
+    assert "[Cast]" in found[0].cause and "float16" in found[0].fix
+    assert any(m.entry.id == "rknn-RKNN-ERR-FAIL-1" for m in found)
+
+
+def test_rknn_model_version_still_answers_a_failed_init(kb: KnowledgeBase) -> None:
+    """The return code's card goes under the line that says why, not over it."""
+    text = (
+        "E RKNN: [02:59:59.949] Invalid RKNN model version 6\n"
+        "E RKNN: [02:59:59.949] rknn_init, load model failed!\nrknn_init fail! ret=-1"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-RKNN-ERR-MODEL-INVALID-6"
+    assert dict(top.captures)["version"] == "6"
+
+
+def test_a_code_card_follows_the_line_that_says_why(kb: KnowledgeBase) -> None:
+    """RKNN's return-code cards (level 'code') go under the runtime's own line, and stay in the answer."""
+    text = (
+        "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!\n"
+        "Exception: RKNN init failed. error code: RKNN_ERR_FAIL"
+    )
+    found = kb.lookup(text, top=3)
+    assert [m.entry.id for m in found[:2]] == ["rknn-no-npu-driver", "rknn-RKNN-ERR-FAIL-1"]
+
+
+# ---- rknn_submit (test_knowledge_rknn_submit.py) ----
+
+
+@pytest.mark.parametrize("bang", ["!", ""])
+def test_failed_to_submit_names_the_op_in_both_forms(kb: KnowledgeBase, bang: str) -> None:
+    text = (
+        f"E RKNN: [07:15:34.839] failed to submit{bang}, op id: 42, op name: Split:/Gather_64_2sl_2sp, "
+        "flags: 0x5, task start: 8, task number: 2, run task counter: 0, int status: 0"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-failed-to-submit"
+    assert dict(top.captures) == {"arg": "42", "op": "Split:/Gather_64_2sl_2sp"}
+    assert "Split:/Gather_64_2sl_2sp" in top.cause
+
+
+def test_another_submit_failure_is_no_pattern_match(kb: KnowledgeBase) -> None:
+    """Without the op id and name the runtime prints, at most a partial match (medium confidence)."""
+    found = [m for m in kb.lookup("failed to submit the job, op id unknown", top=5)]
+    assert not any(m.entry.id == "rknn-failed-to-submit" and m.reason.startswith("pattern") for m in found)
 
 
 # ---- round10 (test_knowledge_round10.py) ----

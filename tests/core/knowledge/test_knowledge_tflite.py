@@ -4,6 +4,14 @@ with made-up names and values filled in, never an eval message.
 The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
 them; a note may speak of another family too: those cases are in that family's file).
 
+From converter_families (was test_knowledge_converter_families.py):
+
+Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
+tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+
 From s20a (was test_knowledge_coreml_tflite_s20a.py):
 
 Session s20a: common Core ML and TensorFlow Lite / LiteRT failures, read from the vendors' own sources.
@@ -51,10 +59,19 @@ inner-error cards send the reader to.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase
-from tests.support.advice import answered_by_entry, assert_advice, assert_answered, first_answer
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from tests.support.advice import (
+    answered_by_entry,
+    answers_with,
+    assert_advice,
+    assert_answered,
+    first_answer,
+    top_match,
+)
 
 CASES = [
     # ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
@@ -220,6 +237,122 @@ CASES = [
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+# ---- converter_families (test_knowledge_converter_families.py) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "java.lang.IllegalArgumentException: Cannot copy to a TensorFlowLite tensor (input_img) with "
+            "1228800 bytes from a Java Buffer with 307200 bytes.",
+            "tflite-java-copy-to-tensor-bytes",
+            ("got", "307200"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (StatefulCall:1) "
+            "with shape [1, 84, 8400] to a Java object with shape [1, 25200, 85].",
+            "tflite-java-copy-from-tensor-shape",
+            ("shape", "1, 84, 8400"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (logits) with 40 "
+            "bytes to a Java Buffer with 20 bytes.",
+            "tflite-java-copy-from-tensor-shape",
+            ("tensor", "logits"),
+        ),
+        (
+            "Internal error: Cannot create interpreter: Op builtin_code out of range: 161. Are you using old "
+            "TFLite binary with newer model?",
+            "tflite-builtin-code-out-of-range",
+            ("value", "161"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: ByteBuffer is not a valid flatbuffer model",
+            "tflite-not-a-valid-flatbuffer",
+            None,
+        ),
+        (
+            "ValueError: None is only supported in the 1st dimension. Tensor 'pixels' has invalid shape "
+            "'[1, None, None, 3]'.",
+            "tflite-converter-none-only-first-dim",
+            ("tensor", "pixels"),
+        ),
+        (
+            "RuntimeError: Quantization not yet supported for op: 'NON_MAX_SUPPRESSION_V5'.",
+            "tflite-quantization-not-supported-for-op",
+            ("op_type", "NON_MAX_SUPPRESSION_V5"),
+        ),
+        (
+            "ValueError: For full integer quantization, a `representative_dataset` must be specified.",
+            "tflite-representative-dataset-required",
+            None,
+        ),
+        (
+            'Can not open OpenCL library on this device - dlopen failed: library "libOpenCL.so" not found',
+            "tflite-gpu-opencl-library",
+            None,
+        ),
+        (
+            "error: 'tf.RaggedTensorToTensor' op is neither a custom op nor a flex op",
+            "tflite-neither-custom-nor-flex",
+            ("op_type", "tf.RaggedTensorToTensor"),
+        ),
+    ],
+)
+def test_tflites_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "tflite", captured, named=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "java.lang.IllegalArgumentException: Internal error: Failed to run on the given Interpreter: "
+        "tensorflow/lite/kernels/gather.cc:158 indices has not enough dims",
+        "java.lang.IllegalStateException: Internal error: Unexpected failure when preparing tensor "
+        "allocations: Node number 12 (FlexErf) failed to prepare.",
+    ],
+)
+def test_the_java_envelope_ranks_under_the_inner_tflite_reason(kb: KnowledgeBase, text: str) -> None:
+    found = kb.lookup(text, top=3)
+    assert found[0].entry.family == "tflite"
+    ids = [m.entry.id for m in found]
+    assert any(i in ids for i in ("tflite-java-failed-to-run", "tflite-java-preparing-tensor-allocations"))
+
+
+def test_the_java_envelope_alone_names_its_reason(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Internal error: Failed to run on the given Interpreter: something odd happened")
+    assert top.entry.id == "tflite-java-failed-to-run"
+    assert "something odd happened" in top.cause
+
+
+def test_the_log_scan_reports_the_new_single_lines(kb: KnowledgeBase) -> None:
+    log = (
+        "loading model\n"
+        "Op builtin_code out of range: 161. Are you using old TFLite binary with newer model?\n"
+        "step done\n"
+        "Cannot create GridSample layer gs id:3 from unsupported opset: opset9\n"
+        "all done\n"
+    )
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.matches[0].entry.id for p in problems] == [
+        "tflite-builtin-code-out-of-range",
+        "openvino-ir-unsupported-opset",
+    ]
+
+
+def test_a_node_that_failed_to_invoke_is_not_a_prepare_failure(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Node number 12 (FlexStridedSlice) failed to invoke.")
+    assert top.entry.id == "tflite-node-failed-to-invoke"
+    assert ("op_type", "FlexStridedSlice") in top.captures
+    assert (
+        top_match(kb, "Node number 12 (CONV_2D) failed to prepare.").entry.id
+        == "tflite-node-failed-to-prepare"
+    )
 
 
 # ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
