@@ -323,9 +323,6 @@ def test_msprobe_names_its_tool(kb: KnowledgeBase) -> None:
     assert kb.named_families(message)[0] == "ascend"
 
 
-# ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
-
-
 # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
 
 

@@ -1141,8 +1141,6 @@ def test_lfs_pointer_word_is_told_from_html_word(kb: KnowledgeBase) -> None:
     assert "1936876918 is 'vers'" in text and "1329865020 is the text '<!DO'" in text
 
 
-# ---- round21_forms (test_knowledge_round21_forms.py) ----
-
 CAPTURE_CASES = [
     (
         "/var/app/Models/Encoder.mlmodelc/coremldata.bin is not a valid .mlmodelc file because the "

@@ -90,8 +90,6 @@ def test_the_ir_version_check_is_answered_without_the_numbers(kb: KnowledgeBase)
     assert "a newer one" in top.cause and "{" not in top.cause
 
 
-# ---- round10 (test_knowledge_round10.py) ----
-
 # (entry id, message from the source's wording with our own values, values the answer must show)
 VALUE_CASES = [
     (

@@ -764,8 +764,6 @@ def test_generic_cxx_text_inside_the_head_is_answered_as_onnxruntime(kb: Knowled
     assert kb.lookup(bare, top=1)[0].entry.family == "runtime"  # no tool named: still the generic entry
 
 
-# ---- round10 (test_knowledge_round10.py) ----
-
 # (entry id, message from the source's wording with our own values, values the answer must show)
 VALUE_CASES = [
     (

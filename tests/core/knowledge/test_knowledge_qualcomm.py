@@ -700,12 +700,8 @@ def test_a_bare_invalid_op_config_still_says_which_error_it_is(kb: KnowledgeBase
     assert "rejected a layer while the graph was built" in top.cause and "the message names" not in top.cause
 
 
-# ---- qnn_setup (test_knowledge_qnn_setup.py) ----
-
 ORT = "[E:onnxruntime:, qnn_execution_provider.cc:611 GetCapability] QNN SetupBackend failed "
 
-
-# ---- qnn_setup (test_knowledge_qnn_setup.py) ----
 
 CASES_QNN_SETUP = [
     (
