@@ -1,9 +1,21 @@
-"""The check every knowledge test of a message form makes: the entry that answered and its advice."""
+"""The check every knowledge test of a message form makes: the entry that answered and its advice.
+
+A family's table of vendor forms becomes its test with :func:`answered_by_entry`::
+
+    CASES: list[Case] = [
+        # the vendor file the form is written from
+        ("the vendor's format string, with made-up values", "entry-id", ("a part the advice names",)),
+    ]
+    test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 from bench.eval_explain import specific
 
@@ -36,3 +48,93 @@ def assert_answered(
         assert top.entry.id.endswith("+" + clause), top.entry.id
     assert_advice(top, named)
     return top
+
+
+#: One row of a family's table: the message (a vendor form with made-up values), the entry that must answer
+#: it, and the parts of the message its advice must name.
+Case = tuple[str, str, tuple[str, ...]]
+
+
+def answered_by_entry(cases: Sequence[Case], *, confident: bool = False) -> Callable[..., None]:
+    """A test, parametrised over ``cases`` (ids ``<entry>-<row>``), that each message's best answer is its
+    entry with specific advice naming each part (:func:`assert_answered`), and, with ``confident``, that the
+    answer's confidence is high. Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(
+        ("message", "entry", "named"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, message: str, entry: str, named: tuple[str, ...]) -> None:
+        assert_answered(kb, message, named, entry=entry)
+        if confident:
+            assert kb.answer(message).confidence == "high"
+
+    return test
+
+
+def answered_with_captures(cases: Sequence[tuple[str, str, dict[str, str], str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id, captures, fix words)`` rows: the first answer is that entry, each
+    named capture holds exactly its value, and the entry's fix holds the fix words."""
+
+    @pytest.mark.parametrize(("message", "entry_id", "captures", "fix_words"), list(cases))
+    def test(kb: Any, message: str, entry_id: str, captures: dict[str, str], fix_words: str) -> None:
+        found = kb.answer(message)
+        assert found.matches, found.headline()
+        top = found.matches[0]
+        assert top.entry.id == entry_id
+        got = dict(top.captures)
+        for name, value in captures.items():
+            assert got[name] == value
+        assert fix_words in top.entry.fix
+
+    return test
+
+
+def answered_first_with_values(cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> Callable[..., None]:
+    """A test over ``(entry id, message, shown)`` rows (ids: the entry id): the first answer is that
+    entry's own pattern (no family card, no generic entry), its advice shows each value and fills every
+    placeholder the message gave."""
+
+    @pytest.mark.parametrize(("entry_id", "message", "shown"), list(cases), ids=[c[0] for c in cases])
+    def test(kb: Any, entry_id: str, message: str, shown: tuple[str, ...]) -> None:
+        top = kb.lookup(message, top=3)[0]
+        assert top.entry.id == entry_id
+        assert top.entry.level != "family" and not top.entry.generic
+        assert "pattern" in top.reason
+        text = f"{top.cause} {top.fix}"
+        for value in shown:
+            assert value in text
+        placeholders = re.findall(r"\{(\w+)\}", f"{top.entry.cause} {top.entry.fix}")
+        assert not [name for name in placeholders if f"<{name}>" in text]
+
+    return test
+
+
+def first_answer(kb: Any, message: str) -> tuple[Any, Any]:
+    """``kb.answer(message)`` and its first match, asserting there is one."""
+    found = kb.answer(message)
+    assert found.matches, found.headline()
+    return found, found.matches[0]
+
+
+def top_match(kb: Any, text: str) -> Any:
+    """The first of ``kb.lookup(text)``, asserting there is one."""
+    found = kb.lookup(text, top=1)
+    assert found, text
+    return found[0]
+
+
+def answers_with(
+    kb: Any,
+    text: str,
+    entry: str,
+    family: str | None,
+    captured: tuple[str, str] | None,
+    named: bool = True,
+) -> None:
+    """The top answer to ``text`` is ``entry`` (of ``family`` when given), with ``captured`` among its
+    captures and, when ``named``, its value in the cause or the fix."""
+    top = top_match(kb, text)
+    assert top.entry.id == entry and family in (None, top.entry.family), (top.entry.id, top.entry.family)
+    if captured:
+        assert captured in top.captures
+        assert not named or captured[1] in top.cause + top.fix

@@ -1,4 +1,12 @@
-"""Branch s19a: torch.onnx's and Qualcomm's common failures, from their own sources.
+"""The knowledge tests of PyTorch's ONNX exporter: each case is a vendor's own wording with made-up names
+and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From s19a (was test_knowledge_torch_onnx_qualcomm_s19a.py):
+
+Branch s19a: torch.onnx's and Qualcomm's common failures, from their own sources.
 
 * torch.onnx, dynamo exporter (pytorch/pytorch torch/onnx/_internal/exporter: _dispatching.py, _core.py,
   _building.py; the FX exporter's fx/analysis/unsupported_nodes.py): DispatchError, ConversionError,
@@ -7,27 +15,24 @@
   export.cpp; csrc/jit/passes/onnx/constant_fold.cpp; csrc/jit/frontend/tracer.h; csrc/jit/ir/constants.cpp;
   torch/_tensor.py): constants expected, Python operators, leftover ATen ops, pack/pad pairs, complex
   and unknown scalar types, Resize/Upsample before opset 11, the tracer's warnings;
-* onnxruntime's QNN execution provider (microsoft/onnxruntime onnxruntime/core/providers/qnn/builder/
-  qnn_backend_manager.cc): the backend library that does not load, a library that is not a backend,
-  ADSP_LIBRARY_PATH already set;
-* ExecuTorch's QNN delegate runtime (pytorch/executorch backends/qualcomm/runtime: QnnImplementation.cpp,
-  QnnExecuTorchBackend.cpp): the QNN library that does not open, its missing provider symbol, QnnManager init;
-* FastRPC (quic/fastrpc src/fastrpc_apps_user.c): the signed shell that does not open; the QNN HTP backend's
-  unknown SoC at startup; GenieX's model manager (qualcomm/GenieX sdk/model-manager/crates/core/src/error.rs):
-  a chipset without a published build, a quantization not there.
 
-Every message is the vendor's string as its source prints it, with made-up names and values, not an eval
-message.
+From s20e (was test_knowledge_trt_trtllm_torch_onnx_s20e.py):
+
+Branch s20e: TensorRT's ONNX parser, TensorRT-LLM and the dynamo-based torch.onnx exporter, the forms no
+entry covered, from their own sources.
+
+* torch.onnx (pytorch/pytorch: torch/onnx/_internal/onnx_proto_utils.py, torch/onnx/_internal/exporter/
+  _core.py and _capture_strategies.py).
 """
 
 from __future__ import annotations
 
-import pytest
-
 from dumpscope.core.knowledge import KnowledgeBase
-from tests.support.advice import assert_answered
+from dumpscope.core.knowledge.scan import scan_log
+from tests.support.advice import answered_by_entry, assert_answered
 
-TORCH_ONNX = [
+CASES = [
+    # ---- s19a (test_knowledge_torch_onnx_qualcomm_s19a.py) ----
     (
         "torch.onnx._internal.exporter._errors.DispatchError: No ONNX function found for "
         "<OpOverload(op='aten.zz_pool2d', overload='default')>. Failure message: No decompositions "
@@ -129,12 +134,43 @@ TORCH_ONNX = [
         "torch-onnx-s19a-resize-before-opset11",
         ("onnx:Upsample at opset 9", "opset_version=11"),
     ),
+    # ---- s20e (test_knowledge_trt_trtllm_torch_onnx_s20e.py) ----
+    # --- torch.onnx ---
+    (
+        "torch.onnx.errors.OnnxExporterError: Module onnx is not installed!",
+        "torch-onnx-s20e-onnx-not-installed",
+        ("pip install onnx", "import onnx", "protobuf"),
+    ),
+    (
+        "TypeError: Cannot take content out from the FakeTensor ('zz.weight'). Please replace the tensor "
+        "with a tensor backed by real data using ONNXProgram.apply_weights() or save the model without "
+        "initializers by setting include_initializers=False.",
+        "torch-onnx-s20e-fake-tensor-content",
+        ("initializer zz.weight is a FakeTensor", "apply_weights(model.state_dict())"),
+    ),
+    (
+        "[torch.onnx] Obtain model graph for `ZzNet([...]` with `torch.export.export(..., strict=False)`"
+        "... ❌",
+        "torch-onnx-s20e-capture-strategy-failed",
+        ("capture ZzNet([...] with torch.export.export(..., strict=False)", "TorchExportError"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Constraints violated (zz_batch)! For more information, run with "
+        'TORCH_LOGS="+dynamic".\n'
+        "  - Not all values of zz_batch = L['x'].size()[0] in the specified range zz_batch <= 64 are valid "
+        "because zz_batch was inferred to be a constant (1).\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "torch.onnx._internal.exporter._errors.TorchExportError: Failed to export the model with "
+        "torch.export. This is step 1/3 of exporting the model to ONNX.",
+        "torch-onnx-s20e-export-dim-specialized",
+        ("dimension zz_batch", "fixed to 1", "Dim.AUTO", "at least 2"),
+    ),
 ]
 
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
-@pytest.mark.parametrize(("message", "entry", "named"), TORCH_ONNX, ids=[c[1] for c in TORCH_ONNX])
-def test_torch_onnx_source_forms(kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]) -> None:
-    assert_answered(kb, message, named, entry=entry)
+
+# ---- s19a (test_knowledge_torch_onnx_qualcomm_s19a.py) ----
 
 
 def test_dispatch_error_without_failure_message_still_names_the_op(kb: KnowledgeBase) -> None:
@@ -148,107 +184,31 @@ def test_dispatch_error_without_failure_message_still_names_the_op(kb: Knowledge
     assert ("op_type", "aten.zz_op.Tensor") in top.captures
 
 
-def test_coreml_unsupported_fx_node_is_not_torch_onnx(kb: KnowledgeBase) -> None:
-    """coremltools' 'Unsupported fx node X, kind Y' stays coremltools' (its marker keeps a trailing space so
-    torch.onnx's 'Unsupported FX nodes:' is not read as Core ML)."""
-    top = kb.lookup("NotImplementedError: Unsupported fx node zz_gelu, kind zz_gelu.default", top=1)[0]
-    assert top.entry.id == "coreml-unsupported-fx-node"
+# ---- s20e (test_knowledge_trt_trtllm_torch_onnx_s20e.py) ----
 
 
-QUALCOMM = [
-    (
-        "2025-01-01 10:00:00.000 [E:onnxruntime:, qnn_execution_provider.cc:600 "
-        "onnxruntime::QNNExecutionProvider::QNNExecutionProvider] QNN SetupBackend failed Unable to load "
-        "backend, error: libQnnZz.so: cannot open shared object file: No such file or directory",
-        "qualcomm-s19a-qnn-ep-load-backend",
-        ("libQnnZz.so: cannot open shared object file", "backend_path", "QnnHtpPrepare"),
-    ),
-    (
-        "QNN SetupBackend failed Unable to load backend, error: load library failed",
-        "qualcomm-s19a-qnn-ep-load-backend",
-        ("load library failed", "ARM64 Python"),
-    ),
-    (
-        "QNN SetupBackend failed Failed to get QNN providers!",
-        "qualcomm-s19a-qnn-ep-get-providers",
-        ("QnnInterface_getProviders", "not at QnnSystem"),
-    ),
-    (
-        "[W:onnxruntime:, qnn_backend_manager.cc:290 LoadBackend] Using existing ADSP_LIBRARY_PATH setting "
-        "of /opt/zz/dsp, which may cause the HTP backend to fail.",
-        "qualcomm-s19a-qnn-ep-adsp-library-path",
-        ("/opt/zz/dsp", "Unset ADSP_LIBRARY_PATH"),
-    ),
-    (
-        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library /data/local/tmp/zz/libQnnHtp.so, with error: "
-        'dlopen failed: library "libQnnHtpV99Stub.so" not found',
-        "qualcomm-s19a-executorch-open-qnn-library",
-        ("/data/local/tmp/zz/libQnnHtp.so", "libQnnHtpV99Stub.so", "ADSP_LIBRARY_PATH"),
-    ),
-    (
-        "[ERROR] [Qnn ExecuTorch]: QnnImplementation::Load Cannot load symbol QnnInterface_getProviders : "
-        "undefined symbol: QnnInterface_getProviders",
-        "qualcomm-s19a-executorch-get-providers-symbol",
-        ("libQnnHtp.so", "same QNN SDK"),
-    ),
-    (
-        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager",
-        "qualcomm-s19a-executorch-init-qnn-manager",
-        ("soc_model", "[ERROR] [Qnn ExecuTorch]"),
-    ),
-    (
-        "E zz-runner: vendor/qcom/proprietary/adsprpc/src/fastrpc_apps_user.c:3040: Error 0xd: open_shell "
-        "failed for domain 3 search paths used are /zz/dsp/ (errno Permission denied)",
-        "qualcomm-s19a-fastrpc-open-shell-failed",
-        ("fastrpc_shell_unsigned_3", "/zz/dsp/", "Permission denied"),
-    ),
-    (
-        "Error 0xd: open_shell failed for domain 3 (Permission denied)",
-        "qualcomm-s19a-fastrpc-open-shell-failed",
-        ("fastrpc_shell_3", "Successfully opened file"),
-    ),
-    (
-        "QnnDsp <E> Dsp startup: SoC model (ZzChip) is unknown\nQnnDsp <E> Htp startup on load failed",
-        "qualcomm-s19a-htp-soc-model-unknown",
-        ("ZzChip", "soc_model"),
-    ),
-    (
-        'Error: download model failed: SDKError(Unknown error code), chipset "Snapdragon Zz CRD" not '
-        "available for this model; supported: Snapdragon X Elite CRD, Snapdragon 8 Elite QRD",
-        "qualcomm-s19a-geniex-chipset-unavailable",
-        ("Snapdragon Zz CRD", "Snapdragon X Elite CRD, Snapdragon 8 Elite QRD"),
-    ),
-    (
-        "quantization 'zz_w4a16' exists but is not downloaded for model 'zz-org/zz-llm'",
-        "qualcomm-s19a-geniex-quant-not-found",
-        ("zz_w4a16", "zz-org/zz-llm", "pull"),
-    ),
-]
-
-
-@pytest.mark.parametrize(("message", "entry", "named"), QUALCOMM, ids=[c[1] for c in QUALCOMM])
-def test_qualcomm_source_forms(kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]) -> None:
-    assert_answered(kb, message, named, entry=entry)
-
-
-def test_executorch_init_envelope_ranks_under_the_cause(kb: KnowledgeBase) -> None:
-    """'Fail to initialize Qnn Manager' is the envelope: with the library error above it, the library error
-    answers."""
-    log = (
-        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library libQnnHtp.so, with error: dlopen failed: library "
-        '"libQnnHtp.so" not found\n'
-        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager"
+def test_a_capture_strategy_that_succeeded_is_no_error(kb: KnowledgeBase) -> None:
+    """Only the failure mark matches the entry's pattern; a success line shares its words at most (no phrase,
+    so the log scan, which reports pattern and phrase matches, does not list it)."""
+    line = (
+        "[torch.onnx] Obtain model graph for `ZzNet([...]` with `torch.export.export(..., strict=False)`"
+        "... ✅"
     )
-    assert kb.lookup(log, top=1)[0].entry.id == "qualcomm-s19a-executorch-open-qnn-library"
+    for m in kb.lookup(line, top=3):
+        if m.entry.id == "torch-onnx-s20e-capture-strategy-failed":
+            assert m.reason == "words"
+    assert len(scan_log([line], kb)) == 0
 
 
-def test_fastrpc_open_shell_errno_wrapped_onto_the_next_line(kb: KnowledgeBase) -> None:
-    """A logcat line wrapped inside the errno parentheses still answers, with the errno text captured."""
-    top = assert_answered(
-        kb,
-        "Error 0xd: open_shell failed for domain 3 search paths used are /zz/dsp/ "
-        "(errno Permission\n denied)",
-        ("fastrpc_shell_unsigned_3", "/zz/dsp/"),
-        entry="qualcomm-s19a-fastrpc-open-shell-failed",
+def test_a_specialized_dimension_without_the_exporter_is_not_torch_onnx(kb: KnowledgeBase) -> None:
+    """torch.export's constraint text is torch.onnx's only inside the exporter's report: alone (torch.compile
+    in another framework) the entry's pattern does not answer it (its words may still rank it,
+    unconfidently)."""
+    text = (
+        "Constraints violated (L['zz'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+        "  - Not all values of RelaxedUnspecConstraint(L['zz'].size()[0]) are valid because "
+        "L['zz'].size()[0] was inferred to be a constant (64)."
     )
-    assert ("detail", "Permission\n denied") in top.captures
+    for m in kb.lookup(text, top=3):
+        if m.entry.id == "torch-onnx-s20e-export-dim-specialized":
+            assert m.reason == "words"

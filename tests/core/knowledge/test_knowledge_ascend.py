@@ -1,0 +1,634 @@
+"""The knowledge tests of Huawei Ascend (CANN, torch_npu, MindSpore): each case is a vendor's own wording
+with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From s20d (was test_knowledge_ascend_openvino_s20d.py):
+
+Session s20d: Ascend's and OpenVINO's forms still missing, read from their own sources.
+
+Ascend: torch_npu's own checks (Ascend/pytorch torch_npu/csrc: the caching allocator's memory-fraction
+refusal and device-index check, the aclnn npu_format_cast's non-contiguous refusal, the task queue that
+could not be emptied, a CANN function looked up at run time and not found) and llama.cpp's CANN backend
+envelope (ggml/src/ggml-cann: "CANN error: ... current device: N, in function F at FILE:LINE /
+<statement>"). MindSpore on Ascend: its PyNative op runner's kernel memory
+(mindspore/ccsrc/runtime/pynative/op_runner.cc); torch_npu's ProcessGroupHCCL watchdog timeout;
+msprobe's file checks (Ascend/mstt core/common/file_utils.py). OpenVINO: the GPU plugin's device query
+(intel_gpu ocl_device_detector.cpp), openvino.genai's scheduler that dropped a request for want of KV
+cache (src/cpp/src/utils.hpp) and its one-prompt paths (the NPU's static pipeline, chat mode), NNCF's
+ignored scope, empty calibration dataset and backend detection (src/nncf/scopes.py,
+common/tensor_statistics/aggregator.py, common/utils/backend.py), optimum-intel's weight compression
+without NNCF and the old clDNN memory pool's "out of GPU resources".
+
+From h23d3_sources (was test_knowledge_h23d3_sources.py):
+
+Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
+frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
+(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
+operators' checks.
+
+From mindspore_ascend (was test_knowledge_mindspore_ascend.py):
+
+MindSpore's "Unsupported device target Ascend" (ms_context.cc) is answered as an Ascend set-up failure.
+
+The message carries a "Device load error message" block naming a library that failed to load; generic
+runtime text (a missing shared object) must not answer before the MindSpore sentence that says the Ascend
+plugin is what is missing.
+
+From round14 (was test_knowledge_round14.py):
+
+* torch_npu's "The Inner error is reported as above. The process exits for this inner error, and the current
+  working operator name is <op>." is Ascend's, with an entry of its own (the real error is the line above);
+
+From round16 (was test_knowledge_round16.py):
+
+Issue 23, round 16 (Qualcomm, RKNN, Ascend): what its dev misses taught, each written from the tool's own
+source with values of our own (never an evaluation message).
+
+* torch_npu's caching allocator ("NPU out of memory. Tried to allocate <size> (NPU <n>; ...)", and the
+  "more than 1EB memory" size check) is Ascend's, with an entry of its own; the other devices' allocators
+  (CUDA, MLU) keep their answers;
+* MindSpore's Ascend runtime ("Ascend kernel runtime initialization failed. The details refer to 'Ascend
+  Error Message'.") is Ascend's, with an entry that names the device and sends the reader to the block below;
+* a process id in CANN's and MindSpore's log prefix (``[ERROR] LITE(108805,...)``) is no AscendCL code.
+
+From round22_forms (was test_knowledge_round22_forms.py).
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): onnxruntime-node's provider list, the C#
+API's element-type check and the CANN execution provider's CannCall lines.
+
+From s20g (was test_knowledge_round25_dev_s20g.py):
+
+Issue 23, round 25's dev forms answered at their cause (s20g): HCCL's task timeout and MindX SDK's model
+execution over AscendCL.
+
+From s18a (was test_knowledge_specific_s18a.py):
+
+Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
+optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
+during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
+reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
+inner-error cards send the reader to.
+
+Each message is written from the vendor's own wording (TensorRT's setBindingDimensions conditions and
+onnxruntime's TensorrtLogger prefix, inference_session.cc, onnx's schema.cc, tensorflow/lite/core/c/common.h,
+CANN's '<code>: Inner Error!' layout) with names and values of our own; none is a message of the evaluation
+set.
+
+From s19d (was test_knowledge_trt_rknn_ascend_s19d.py):
+
+Branch s19d: TensorRT's, Rockchip's and Ascend's message classes no entry covered, from their own sources.
+
+* Ascend: vllm-ascend's device and extension checks, the AscendCL samples' model-load error, and CANN's
+  plog line prefix as a marker.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.codes import extract_codes
+from tests.support.advice import answered_by_entry, assert_answered
+
+PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
+
+
+CASES = [
+    # ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
+    # torch_npu/csrc/core/npu/NPUCachingAllocator.cpp
+    (
+        "torch.OutOfMemoryError: NPU out of memory. Allocation was preemptively rejected because it would "
+        "exceed per_process_memory_fraction limit. Requested size: 768.00 MiB",
+        "torch-npu-s20d-oom-memory-fraction",
+        ("768.00 MiB", "set_per_process_memory_fraction"),
+    ),
+    (
+        "RuntimeError: Invalid device argument 6: did you call init?"
+        + PTA
+        + "ERR00001 PTA invalid parameter",
+        "torch-npu-s20d-allocator-device-index",
+        ("device 6", "ASCEND_RT_VISIBLE_DEVICES", "torch.npu.device_count()"),
+    ),
+    (
+        "RuntimeError: Allocator not initialized for device 2: did you call init?",
+        "torch-npu-s20d-allocator-device-index",
+        ("device 2", "torch.npu.set_device"),
+    ),
+    (
+        "RuntimeError: Failed to empty NPU task queue, ret:FAILED" + PTA + "ERR00005 PTA internal error",
+        "torch-npu-s20d-task-queue-not-emptied",
+        ("ret FAILED", "'spawn'", "TASK_QUEUE_ENABLE=0"),
+    ),
+    # torch_npu/csrc/aten/common/FormatCastKernelNpu.cpp
+    (
+        "RuntimeError: npu_format_cast aclnn interface does not support non-contiguous tensor with internal "
+        "format NC1HWC0." + PTA + "ERR01007 OPS feature not supported",
+        "torch-npu-s20d-format-cast-non-contiguous",
+        ("NC1HWC0", "x.contiguous()", "allow_internal_format"),
+    ),
+    # torch_npu/csrc/core/npu/interface/LcclInterface.cpp, AclInterface.cpp
+    (
+        "Failed to find function lcalCommInitRankLocal" + PTA + "ERR00008 PTA resource not found",
+        "torch-npu-s20d-cann-function-missing",
+        ("lcalCommInitRankLocal", "set_env.sh"),
+    ),
+    # ggml/src/ggml-cann/ggml-cann.cpp (ggml_cann_error)
+    (
+        "CANN error: \n  current device: 3, in function ggml_cann_get_device at "
+        "/src/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:79\n  aclrtGetDevice(&id)",
+        "ascend-s20d-ggml-cann-call-failed",
+        ("aclrtGetDevice(&id)", "ggml_cann_get_device", "device 3", "npu-smi info"),
+    ),
+    # mindspore/ccsrc/runtime/pynative/op_runner.cc (LaunchKernels)
+    (
+        "Malloc for kernel input failed, Memory isn't enough, node:Default/net-TinyNet/Conv2D-op12",
+        "ascend-s20d-ms-kernel-memory-not-enough",
+        ("input of Default/net-TinyNet/Conv2D-op12", "max_device_memory", "npu-smi info"),
+    ),
+    # torch_npu/csrc/distributed/ProcessGroupHCCL.cpp (WorkHCCL::checkTimeout)
+    (
+        "[Rank 5] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=48, OpType=BROADCAST, "
+        "NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for 600123 milliseconds before timing out.",
+        "torch-npu-s20d-hccl-watchdog-timeout",
+        ("collective number 48 (BROADCAST)", "600123 ms", "init_process_group", "HCCL_EXEC_TIMEOUT"),
+    ),
+    # Ascend/mstt msprobe core/common/file_utils.py, exceptions.py
+    (
+        "[ERROR] The file path /work/dumps/s3/dump.json may be insecure because is does not belong to you.",
+        "ascend-s20d-msprobe-file-check",
+        ("/work/dumps/s3/dump.json", "is does not belong to you", "chown"),
+    ),
+    (
+        "msprobe.core.common.exceptions.FileCheckException: [msprobe] 检测到软链接： ",
+        "ascend-s20d-msprobe-file-check",
+        ("检测到软链接", "realpath"),
+    ),
+    # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+    # mindspore-ai/mindspore and the MindSpore docs' CANN and MindSpore Lite troubleshooting guides
+    (
+        "[ERROR] DEVICE(4242,ffff0000,python):2025-01-01-00:00:00.000.000 "
+        "[mindspore/ccsrc/plugin/device/ascend/"
+        "hal/device/ascend_stream_manager.cc:321] SyncStream] Call runtime aclrtSynchronizeStreamWithTimeout "
+        "error.",
+        "ascend-h23d3-ms-sync-stream-failed",
+        ("aclrtSynchronizeStreamWithTimeout", "mindspore.runtime.launch_blocking()", "Sync run failed"),
+    ),
+    (
+        "[ERROR] DEVICE(5150,ffff0000,python):2025-01-01-00:00:00.000.000 [mindspore/ccsrc/runtime/device/"
+        "kernel_runtime_manager.cc:138] WaitTaskFinishOnDevice] SyncStream failed, exception:The "
+        "pointer[stream] "
+        "is null.",
+        "ascend-h23d3-ms-stream-null-card-occupied",
+        ("The pointer[stream] is null", "npu-smi info", "less than half"),
+    ),
+    (
+        "RuntimeError: Launch kernel failed, name:Default/network/MatMul-op77",
+        "ascend-h23d3-ms-launch-kernel-failed",
+        ("Default/network/MatMul-op77",),
+    ),
+    (
+        "Out of Memory!!! Request memory size: 2147483648B, Memory Statistic:\nDevice HBM memory size: "
+        "65536M",
+        "ascend-h23d3-ms-out-of-memory",
+        ("2147483648", "65536M", "max_device_memory"),
+    ),
+    (
+        "Malloc device memory failed, free memory size is less than half of total memory size.Device 3 "
+        "Device HBM "
+        "total size:68719476736 Device HBM free size:1073741824 may be other processes occupying this card",
+        "ascend-h23d3-ms-device-memory-half-used",
+        ("device 3", "1073741824 of 68719476736", "python_multiprocessing=False"),
+    ),
+    (
+        "MindSpore version 2.4.0 and Ascend AI software package (Ascend Data Center Solution)version 7.1 "
+        "does not "
+        "match, the version of software package expect one of ['7.5', '7.6']. Please refer to the match info "
+        "on: "
+        "https://www.mindspore.cn/install",
+        "ascend-h23d3-ms-cann-version-mismatch",
+        ("MindSpore 2.4.0", "first: 7.5", "CANN 7.1", "set_env.sh"),
+    ),
+    (
+        "[mindspore/lite/tools/converter/converter_context.h:88] PrintOps] FMKTYPE: TFLITE, OP TYPE: "
+        "MyCustomOp",
+        "ascend-h23d3-mslite-unsupported-op",
+        ("TFLITE", "MyCustomOp", "NodeParserRegistry"),
+    ),
+    (
+        "[mindspore/lite/tools/converter/parser/caffe/caffe_model_parser.cc:310] ConvertLayers] parse node "
+        "conv5_dw failed.",
+        "ascend-h23d3-mslite-parse-node-failed",
+        ("conv5_dw", "NodeParser"),
+    ),
+    (
+        "WARNING [mindspore/lite/src/lite_model.cc:80] ConstructModel] model version is MindSpore Lite "
+        "2.0.0, "
+        "inference version is MindSpore Lite 2.3.1 not equal",
+        "ascend-h23d3-mslite-version-not-equal",
+        ("MindSpore Lite 2.0.0", "MindSpore Lite 2.3.1"),
+    ),
+    (
+        "[mindspore/lite/src/common/tensor_util.cc:210] CheckTensorsInvalid] The shape of tensor contains "
+        "negative "
+        "dimension, check the model and assign the input shape with method Resize().",
+        "ascend-h23d3-mslite-negative-dim",
+        ("Resize()", "--inputShapes"),
+    ),
+    # ---- round22_forms (test_knowledge_round22_forms.py) ----
+    (
+        "RuntimeError: Can not find any available kernel info for: Default/MyOp-op7. "
+        "Maybe the operator is not supported on Ascend platform.",
+        "ascend-mindspore-no-available-kernel-info",
+        ("Default/MyOp-op7", "CheckSupport"),
+    ),
+    (
+        "TypeError: Can not select a valid kernel info for [Default/network/Gather-op12] in AI CORE or "
+        "AI CPU kernel info candidates list: Kernel Info Candidates List: ...",
+        "ascend-mindspore-no-valid-kernel-info",
+        ("Default/network/Gather-op12", "float32"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "[rank3]:[E1201 08:00:01.000000001 compiler_depend.ts:422] setup failed!\n"
+        "Exception raised from OperationSetup at build/third_party/op-plugin/op_plugin/CMakeFiles/"
+        "op_plugin_atb.dir/compiler_depend.ts:131 (most recent call first):",
+        "ascend-torch-npu-atb-operation-setup-failed",
+        ("nnal/atb/set_env.sh", "ASCEND_GLOBAL_LOG_LEVEL"),
+    ),
+    (
+        "[ERROR] LITE(42,converter_lite):2026-01-01-10:00:00.000.000 [mindspore/lite/tools/anf_importer/"
+        "import_from_mindir.cc:911] ReadOnnxFromBinary] Read onnx model file failed, which is not a matched "
+        "onnx model",
+        "ascend-mindspore-lite-converter-not-matched-model",
+        ("--fmk=MINDIR", "mindspore.export"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+CONFIDENT_CASES = [
+    # ---- s19d (test_knowledge_trt_rknn_ascend_s19d.py) ----
+    # --- Ascend ---
+    (
+        "WARNING 11-29 10:00:00 camem.py:67] Failed to import vllm_ascend_C:No module named "
+        "'vllm_ascend.vllm_ascend_C'. Sleep mode will be disabled. ",
+        "ascend-s19d-vllm-ascend-custom-op-import",
+        ("set_env.sh",),
+    ),
+    (
+        "ValueError: local_rank 5 is out of bounds for the available NPU devices: [0, 1]",
+        "ascend-s19d-vllm-ascend-no-npu-visible",
+        ("local rank 5", "0, 1", "ASCEND_RT_VISIBLE_DEVICES"),
+    ),
+    (
+        "[ERROR]  load model from file failed, model file is ./zz_model/zz.om, errorCode is 145002",
+        "ascend-s19d-acl-sample-load-model-failed",
+        ("./zz_model/zz.om", "145002", "--soc_version"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+# ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
+
+
+def test_a_coded_cann_reason_in_the_ggml_envelope_keeps_its_own_entry(kb: KnowledgeBase) -> None:
+    """The ggml-cann envelope answers only where CANN's reason has nothing of its own: an EL0004 inside it is
+    still the EL0004 entry's case."""
+    message = (
+        "CANN error: EL0004: [PID: 99] 2026-01-02-10:11:12.000.000 Failed to allocate memory.\n"
+        "  current device: 0, in function ggml_cann_pool_alloc at ggml/src/ggml-cann/ggml-cann.cpp:321\n"
+        "  aclrtMalloc(&ptr, size, ACL_MEM_MALLOC_HUGE_FIRST)"
+    )
+    assert kb.lookup(message, top=1)[0].entry.id == "ascend-EL0004"
+
+
+def test_a_task_queue_status_is_not_taken_from_a_cann_code(kb: KnowledgeBase) -> None:
+    """The queue's status is a word (FAILED, INTERNAL_ERROR): a CANN code after 'ret:' is not one."""
+    for match in kb.lookup("Failed to empty NPU task queue, ret:EZ9999", top=3):
+        assert ("value", "EZ") not in match.captures
+
+
+def test_msprobe_names_its_tool(kb: KnowledgeBase) -> None:
+    """msprobe's own exception prefix is Ascend's (it was answered by another family's entry)."""
+    message = "msprobe.core.common.exceptions.MsprobeException: [msprobe] 无效参数：task"
+    assert kb.named_families(message)[0] == "ascend"
+
+
+# ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+
+
+def test_a_sync_line_yields_to_the_cann_error_printed_with_it(kb: KnowledgeBase) -> None:
+    """MindSpore's stream-sync line is context: the AI Core error block after it answers first."""
+    text = (
+        "[ERROR] DEVICE(7,ffff,python):2025-01-01 [mindspore/ccsrc/plugin/device/ascend/hal/device/"
+        "ascend_stream_manager.cc:321] SyncStream] Call runtime aclrtSynchronizeStreamWithTimeout error.\n"
+        "EZ9999: Inner Error!\n        Aicore kernel execute failed, device_id=0, stream_id=3, "
+        "report_stream_id=3, "
+        "task_id=9, fault kernel_name=mul_0123456789_0__kernel0"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id != "ascend-h23d3-ms-sync-stream-failed"
+
+
+# ---- mindspore_ascend (test_knowledge_mindspore_ascend.py) ----
+
+HEAD = (
+    "RuntimeError: Unsupported device target Ascend. This process only supports one of the ['CPU']. "
+    "Please check whether the Ascend environment is installed and configured correctly, and check whether "
+    'current mindspore wheel package was built with "-e Ascend". For details, please refer to "Device load '
+    'error message".'
+)
+
+
+def test_the_mindspore_sentence_answers_with_the_devices_it_has(kb: KnowledgeBase) -> None:
+    answer = kb.answer(HEAD, top=3)
+    top = answer.matches[0]
+    assert top.entry.id == "ascend-mindspore-unsupported-device-target-ascend"
+    assert answer.confidence == "high" and dict(top.captures)["arg"] == "CPU"
+    assert "set_env.sh" in top.fix
+
+
+def test_it_answers_before_the_library_the_load_block_names(kb: KnowledgeBase) -> None:
+    text = (
+        HEAD + "\n\n----------------------------------------------------\n- Device load error message:\n"
+        "----------------------------------------------------\n"
+        "Load dynamic library: libmindspore_ascend.so.2 failed. libge_runner.so: cannot open shared object "
+        "file: No such file or directory"
+    )
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "ascend-mindspore-unsupported-device-target-ascend"
+    assert ranked[0].entry.family == "ascend"
+
+
+def test_another_device_target_is_not_this_entry(kb: KnowledgeBase) -> None:
+    text = "RuntimeError: Unsupported device target GPU. This process only supports one of the ['CPU']."
+    ids = [m.entry.id for m in kb.lookup(text, top=5) if m.reason.startswith("pattern")]
+    assert "ascend-mindspore-unsupported-device-target-ascend" not in ids
+
+
+# ---- round14 (test_knowledge_round14.py) ----
+
+
+@pytest.mark.parametrize(
+    ("tail", "found"),
+    [
+        ("working operator name is FooBarV3.", ("op_type", "FooBarV3")),
+        ("copy params are srclen=64, dstlen=32, kind=2.", ("detail", "srclen=64, dstlen=32, kind=2")),
+    ],
+)
+def test_torch_npus_inner_error_line_is_ascends_with_the_op(
+    kb: KnowledgeBase, tail: str, found: tuple[str, str]
+) -> None:
+    text = (
+        "RuntimeError: The Inner error is reported as above. The process exits for this inner error, and "
+        f"the current {tail}"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "torch-npu-inner-error-reported-above"
+    assert found in top.captures
+    assert "ASCEND_LAUNCH_BLOCKING=1" in top.fix
+    assert "lines above" in top.cause
+
+
+def test_torch_npus_async_note_alone_names_ascend(kb: KnowledgeBase) -> None:
+    text = (
+        "Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get "
+        "the accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1."
+    )
+    assert kb.lookup(text, top=1)[0].entry.family == "ascend"
+
+
+# ---- round16 (test_knowledge_round16.py) ----
+
+
+def _keys(text: str) -> list[str]:
+    return [c.key for c in extract_codes(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        (
+            "RuntimeError: NPU out of memory. Tried to allocate 1.25 GiB (NPU 2; 31.00 GiB total capacity; "
+            "28.40 GiB already allocated; 28.40 GiB current active; 0.90 GiB free; 29.70 GiB reserved in "
+            "total by PyTorch)",
+            "1.25 GiB",
+        ),
+        ("torch.OutOfMemoryError: NPU out of memory. Tried to allocate 96.00 MiB", "96.00 MiB"),
+        ("NPU out of memory. Tried to allocate more than 1EB memory.", "more than 1EB memory"),
+    ],
+)
+def test_torch_npus_allocator_is_ascends_with_the_size(kb: KnowledgeBase, text: str, size: str) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "torch-npu-out-of-memory" and top.entry.family == "ascend"
+    assert ("value", size) in top.captures
+    assert size in top.cause
+    assert "PYTORCH_NPU_ALLOC_CONF" in top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 7.79 GiB total capacity)",
+        "RuntimeError: MLU out of memory. Tried to allocate more than 1EB memory.",
+    ],
+)
+def test_other_devices_allocators_are_not_matched_as_torch_npus(kb: KnowledgeBase, text: str) -> None:
+    """The entry's pattern and the Ascend marker take only the "NPU" sentence: another device's is at most a
+    wording match (a partial paste, under the confidence floor), never a pattern match with its size."""
+    for m in kb.lookup(text, top=3):
+        if m.entry.id == "torch-npu-out-of-memory":
+            assert m.reason == "words" and not m.captures
+
+
+@pytest.mark.parametrize(
+    ("text", "device"),
+    [
+        (
+            "RuntimeError: Ascend kernel runtime initialization failed. The details refer to 'Ascend Error "
+            "Message'.",
+            None,
+        ),
+        (
+            "RuntimeError: Ascend kernel runtime initialization failed, device id: 11. The details refer to "
+            "'Ascend Error Message'.",
+            "11",
+        ),
+    ],
+)
+def test_mindsporess_ascend_runtime_init_is_ascends(kb: KnowledgeBase, text: str, device: str | None) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "mindspore-ascend-kernel-runtime-init-failed" and top.entry.family == "ascend"
+    assert "'Ascend Error Message'" in top.fix
+    if device is None:
+        assert "index" not in dict(top.captures) and "device for this process" in top.cause
+    else:
+        assert ("index", device) in top.captures and f"device {device} for" in top.cause
+
+
+def test_the_ascend_error_message_block_alone_names_ascend(kb: KnowledgeBase) -> None:
+    text = (
+        "----------------------------------------------------\n"
+        "- Ascend Error Message:\n"
+        "----------------------------------------------------\n"
+        "Call rtSetDevice failed: device is busy"
+    )
+    assert kb.lookup(text, top=1)[0].entry.family == "ascend"
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        (
+            "[ERROR] LITE(204711,ffff8a1c0010,converter_lite):2025-01-02-03:04:05.678.901 "
+            "[acl_pass.cc:37] Run] Acl pass impl run failed.",
+            [],
+        ),
+        (
+            "[ERROR] ME(318204,fffe2c0b1120,python):2025-01-02 Call aclgrphBuildModel fail: EE1001: The "
+            "argument is invalid.",
+            ["ascend:EE1001"],
+        ),
+        (
+            "[ERROR] RUNTIME(215407,python):2025-01-02 Init device failed, error code is 507033",
+            ["acl:507033"],
+        ),
+        ("aclrtSetDevice failed (507033), see the plog", ["acl:507033"]),
+        ("rtStreamSynchronize failed, ret=507011, stream 3", ["acl:507011"]),
+    ],
+)
+def test_a_process_id_in_the_log_prefix_is_no_acl_code(text: str, keys: list[str]) -> None:
+    assert _keys(text) == keys
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_cann_runtime_feature_not_support(kb: KnowledgeBase) -> None:
+    msg = (
+        "EE9999: Inner Error!\n"
+        "EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc]\n"
+        "        rtGetDevMsg execute failed, reason=[feature not support][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:49]"
+    )
+    assert_answered(kb, msg, ("rtGetDevMsg", "207000", "npu-smi info"), entry="ascend-rt-feature-not-support")
+
+
+def test_the_runtime_reason_entry_says_a_device_exception_only_for_one(kb: KnowledgeBase) -> None:
+    top = kb.lookup("rtMalloc execute failed, reason=[memory allocation failed]", top=1)[0]
+    assert top.entry.id == "ascend-sync-failed-reason"
+    assert "any other reason is the runtime's own check of this call" in top.cause
+    assert "memory allocation failed" in top.cause
+
+
+# ---- s20g (test_knowledge_round25_dev_s20g.py) ----
+
+
+def test_hccl_task_timeout(kb: KnowledgeBase) -> None:
+    msg = (
+        "EI9999: Inner Error!\nEI9999: The error from device(chipId:1, dieId:0), serial number "
+        "is 4, hccl fftsplus task timeout occurred during task execution, stream_id:3, sq_id:3, "
+        "task_id:900, stuck notify num:1, timeout:20min(default)."
+        "[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo]"
+    )
+    assert_answered(kb, msg, ("20min", "HCCL_EXEC_TIMEOUT"), entry="ascend-s20g-hccl-task-timeout")
+
+
+def test_mindx_model_infer_execute(kb: KnowledgeBase) -> None:
+    msg = (
+        "E20240301 08:00:00.000001  101 MxOmModelDesc.cpp:855] [507011][Error code unknown] "
+        "Failed to model infer execute, details seen in CANN document.\n"
+        "E20240301 08:00:00.000002  101 MxOmModelDesc.cpp:129] Model Infer failed."
+    )
+    top = assert_answered(
+        kb,
+        msg,
+        ("507011", "ACL_ERROR_RT_MODEL_EXECUTE"),
+        entry="ascend-s20g-mindx-model-infer-execute",
+    )
+    assert top.entry.family == "ascend"
+
+
+# ---- s18a (test_knowledge_specific_s18a.py) ----
+
+
+def test_exception_during_initialization_names_what_was_thrown(kb: KnowledgeBase) -> None:
+    message = (
+        "2023-01-05 08:09:10.111 [E:onnxruntime:, inference_session.cc:1532 operator()] Exception during "
+        "initialization: KeyError: 'pads_mode'\n\nAt:\n  /opt/venv/lib/python3.9/site-packages/acme_ep/"
+        "frontend/conv.py(212): convert"
+    )
+    assert_answered(
+        kb,
+        message,
+        ("KeyError: 'pads_mode'", "CPUExecutionProvider", "'At:'"),
+        clause="ort-exception-during-initialization",
+    )
+
+
+def test_ascend_inner_error_cards_name_the_log_files(kb: KnowledgeBase) -> None:
+    message = (
+        "EE9999: Inner Error!\nEE9999  rtStreamSynchronize execute failed, reason=[vector core exception]"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:50]\n        TraceBack (most recent call "
+        "last):\n        synchronize stream failed, runtime result = 507035[FUNC:ReportCallError]"
+        "[FILE:log_inner.cpp][LINE:161]"
+    )
+    ids = [m.entry.id for m in kb.lookup(message, top=5)]
+    card = next(m for m in kb.lookup(message, top=5) if m.entry.id == "ascend-EE9999")
+    assert "ascend-EE9999" in ids
+    for part in (
+        "TraceBack (most recent call last):",
+        "debug/plog/plog-<pid>",
+        "device-<id>",
+        "ASCEND_PROCESS_LOG_PATH",
+    ):
+        assert part in card.fix, (part, card.fix)
+
+
+def test_schema_finalize_check_names_the_function_and_its_check(kb: KnowledgeBase) -> None:
+    message = (
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
+        "/data/m/model.onnx failed:ONNX Schema pkg_acme_Block_forward_3: failed validating the check: "
+        "!(it.GetName().empty())"
+    )
+    assert_answered(
+        kb,
+        message,
+        ("pkg_acme_Block_forward_3", "!(it.GetName().empty())", "inline_local_functions"),
+        clause="onnx-schema-finalize-check",
+    )
+
+
+# ---- s19d (test_knowledge_trt_rknn_ascend_s19d.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "family"),
+    [
+        # the nvinfer context's own prefix names DeepStream (a TensorRT element) without '[TRT]'
+        (
+            "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::zzStep() <nvdsinfer_context_impl.cpp:1> "
+            "[UID = 1]: zz went wrong",
+            "tensorrt",
+        ),
+        # CANN's plog prefix names the module and pid of GE / TBE, no other marker on the line
+        (
+            "[ERROR] GE(4321,zz.bin):2026-11-29-10:00:00.000.000 [zz_pass.cc:10]4321 Run: ErrorNo: "
+            "-1(failed) "
+            "zz failed",
+            "ascend",
+        ),
+        ("[ERROR] TBE(4321,python):2026-11-29-10:00:00.000.000 zz step failed", "ascend"),
+    ],
+)
+def test_tool_prefix_names_the_family(kb: KnowledgeBase, message: str, family: str) -> None:
+    found = kb.answer(message)
+    assert found.matches and found.matches[0].entry.family == family

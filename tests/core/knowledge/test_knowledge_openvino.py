@@ -1,0 +1,995 @@
+"""The knowledge tests of OpenVINO (ovc, the plugins, NNCF, optimum-intel): each case is a vendor's own
+wording with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From s20d (was test_knowledge_ascend_openvino_s20d.py):
+
+Session s20d: Ascend's and OpenVINO's forms still missing, read from their own sources.
+
+Ascend: msprobe's file checks (Ascend/mstt core/common/file_utils.py). OpenVINO: the GPU plugin's device
+query (intel_gpu ocl_device_detector.cpp), openvino.genai's scheduler that dropped a request for want of
+KV cache (src/cpp/src/utils.hpp) and its one-prompt paths (the NPU's static pipeline, chat mode), NNCF's
+ignored scope, empty calibration dataset and backend detection (src/nncf/scopes.py,
+common/tensor_statistics/aggregator.py, common/utils/backend.py), optimum-intel's weight compression
+without NNCF and the old clDNN memory pool's "out of GPU resources"; NNCF's
+"nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
+
+From converter_families (was test_knowledge_converter_families.py):
+
+Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
+tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+
+From s18c (was test_knowledge_coreml_openvino_s18c.py):
+
+Session s18c: Core ML's and OpenVINO's common failures read from their own sources.
+
+OpenVINO: the NPU compiler's missing upper bounds (npu_compiler's frontend), convert_model's PyTorch
+example_input and NNCF checks (ovc's pytorch_frontend_utils.py) and optimum-intel's OpenVINO exporter
+(optimum/exporters/openvino).
+
+From s19b (was test_knowledge_coreml_openvino_s19b.py):
+
+Session s19b: Core ML's and OpenVINO's remaining failure classes, read from their own sources.
+
+Core ML (coremltools 9.0): the PyTorch frontend's input checks (internal_graph.py's TorchScript input
+count, converter.py's EXIR input and StateType checks, exir_utils.py's ExportedProgram input refusals),
+its scaled_dot_product_attention and convolution argument checks (ops.py), the MLModel bridge
+(models/model.py's _MLModelProxy), package saving and fp16 weights (models/utils.py) and the
+coremltools.optimize.coreml op configs (optimize/coreml/_config.py). OpenVINO: the core's shape
+inference of MatMul, Broadcast, Convolution and Gather (src/core/shape_inference/include),
+InferRequest's tensor check (isync_infer_request.cpp) and the NPU plugin's Level Zero results (intel_npu
+zero_utils.hpp / zero_result.cpp), the GPU kernel selector's missing kernel, openvino.genai's missing
+chat template and openvino_tokenizers' / optimum-intel's tokenizer conversion; OpenVINO Model Server's
+model-not-found statuses and coremltools.optimize's block/group size checks.
+
+From edge_converter_forms (was test_knowledge_edge_converter_forms.py):
+
+Issue 23: the most frequent failures of OpenVINO's AUTO/MULTI plugin, MNN's converter, ncnn's binary param
+loader and Paddle2ONNX's abort lines, answered with their cause and fix instead of the family card.
+
+From h23d3_sources (was test_knowledge_h23d3_sources.py):
+
+Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
+frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
+(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
+operators' checks.
+
+From round13 (was test_knowledge_round13.py):
+
+* the legacy Inference Engine's IR reader ("cannot parse future versions: N") and CPU plugin ("Unsupported
+  primitive of type: T name: N") have entries of their own (they went to SigmaStar or were words only);
+* the NPU compiler's MLIR location (``loc(fused<{name = "...", type = "..."}>``) names Intel NPU, a tool
+  that is not covered, instead of a covered tool by wording.
+
+From round18 (was test_knowledge_round18.py):
+
+Issue 23, round 18 (OpenVINO, Core ML, TFLite, MNN, ncnn, TVM, Paddle2ONNX, torch.onnx): what its dev
+answers taught, each written from the tool's own source with values of our own (never an evaluation message).
+
+* NNCF's package frames, its logger (``INFO:nncf:``) and entry points name OpenVINO (NNCF is OpenVINO's);
+* oneDNN's verbose error record (``onednn_verbose,...,primitive,error,...``) is an error line for the log
+  scan, and its OpenCL out-of-resources form, like the GPU plugin's current ``[GPU] CL_OUT_OF_RESOURCES
+  exception.`` text, has OpenVINO's cause and fix;
+* entries for NNCF's HW-config constraint conflict, Model Optimizer's reshape element-count check,
+  coremltools' "ERROR - converting 'op'" log line, Core ML's "Error computing NN outputs" and "Error in
+  declaring network", TVM's CUDA driver call failures;
+
+From round21_tools (was test_knowledge_round21_tools.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry), not
+copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
+cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
+Windows build.
+
+From round22_forms (was test_knowledge_round22_forms.py).
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py).
+
+From s20g (was test_knowledge_round25_dev_s20g.py):
+
+Issue 23, round 25's dev forms answered at their cause (s20g): OpenVINO Model Server's layout and shape
+parameters.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from dumpscope.core.knowledge.family import detect_families
+from tests.support.advice import answered_by_entry, answers_with, assert_answered, first_answer
+
+PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
+
+
+CASES = [
+    # ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
+    # openvino src/plugins/intel_gpu/src/runtime/ocl/ocl_device_detector.cpp
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:112:\n"
+        "Exception from src/inference/src/dev/plugin.cpp:54:\n"
+        "[GPU] No supported OCL devices found or unexpected error happened during devices query.\n"
+        "[GPU] Please check OpenVINO documentation for GPU drivers setup guide.",
+        "openvino-s20d-gpu-no-ocl-devices",
+        ("clinfo", "render", "/dev/dri"),
+    ),
+    # openvino.genai src/cpp/src/utils.hpp (assert_request_was_scheduled)
+    (
+        "RuntimeError: Check 'status != GenerationStatus::IGNORED' failed at src/cpp/src/utils.hpp:66:\n"
+        "Request 7 was dropped by the scheduler because it did not fit in the available cache budget (out of "
+        "memory). Increase cache_size / num_kv_blocks, reduce the prompt or generation length, or for hybrid "
+        "(linear-attention) models raise cache_interval_multiplier to lower per-token cache usage.",
+        "openvino-s20d-genai-request-dropped-cache",
+        ("request 7", "SchedulerConfig.cache_size", "max_num_seqs"),
+    ),
+    # nncf src/nncf/scopes.py
+    (
+        "nncf.errors.ValidationError: \nIgnored nodes that matches types ['SoftMaxV8'] were not found in the "
+        "NNCFGraph.\n",
+        "openvino-s20d-nncf-ignored-scope-unmatched",
+        ("types 'SoftMaxV8'", "validate=False", "get_friendly_name()"),
+    ),
+    # nncf src/nncf/common/tensor_statistics/aggregator.py
+    (
+        "nncf.errors.ValidationError: Calibration dataset must not be empty. Please provide calibration "
+        "dataset with at least one sample.",
+        "openvino-s20d-nncf-empty-calibration-dataset",
+        ("nncf.Dataset(data_source, transform_fn)", "generator"),
+    ),
+    # nncf src/nncf/common/utils/backend.py
+    (
+        "nncf.errors.UnsupportedBackendError: Could not infer the backend framework from the model type "
+        "because the framework is not available or corrupted, or the model type is unsupported. ",
+        "openvino-s20d-nncf-backend-not-inferred",
+        ("read_model", "compile_model", ".model"),
+    ),
+    # optimum-intel optimum/exporters/openvino, optimum/intel/openvino/modeling_base.py
+    (
+        "ImportError: Compression of the weights to OVWeightQuantizationConfig(bits=4, group_size=64) "
+        "requires nncf, please install it with `pip install nncf`",
+        "openvino-s20d-optimum-nncf-missing",
+        ("OVWeightQuantizationConfig(bits=4, group_size=64)", "pip install nncf", "--weight-format fp16"),
+    ),
+    # openvino inference-engine/thirdparty/clDNN/src/memory_pool.cpp (2021 and earlier)
+    (
+        "RuntimeError: [CLDNN ERROR]. out of GPU resources",
+        "openvino-s20d-cldnn-out-of-gpu-resources",
+        ("CL_OUT_OF_RESOURCES", "clinfo", "FP16"),
+    ),
+    # openvino.genai src/cpp/src/llm/pipeline_static.cpp, pipeline_stateful.cpp
+    (
+        "RuntimeError: Check 'batch_size == 1u' failed at src/cpp/src/llm/pipeline_static.cpp:261:\n"
+        "Currently only batch size=1 is supported",
+        "openvino-s20d-genai-batch-size-one",
+        ("device NPU", "once per prompt", "CPU or GPU"),
+    ),
+    (
+        "Check 'input_vector->size() == 1' failed at src/cpp/src/llm/pipeline_stateful.cpp:166:\n"
+        "Can't chat with multiple prompts",
+        "openvino-s20d-genai-chat-multiple-prompts",
+        ("start_chat()", "finish_chat()"),
+    ),
+    # ---- s18c (test_knowledge_coreml_openvino_s18c.py) ----
+    # openvinotoolkit/npu_compiler's frontend
+    (
+        "[ERROR] Upper bounds are not specified for node 'Relu_70' (type 'Relu'): input '0' bounds are "
+        "'[1, 9223372036854775807, 3]'",
+        "openvino-s18c-npu-upper-bounds",
+        ("Relu_70 (Relu)", "model.reshape("),
+    ),
+    (
+        "[NPU_VCL] Compiler returned msg: Missing upper bound for one or more nodes.",
+        "openvino-s18c-npu-upper-bounds",
+        ("model.reshape(", "LLMPipeline"),
+    ),
+    # openvinotoolkit/openvino: tools/ovc/openvino/tools/ovc/moc_frontend/pytorch_frontend_utils.py
+    (
+        "openvino.tools.ovc.error.Error: Unexpected type of example_input. Supported types torch.Tensor, "
+        "np.array or ov.Tensor. Got <class 'transformers.tokenization_utils_base.BatchEncoding'>",
+        "openvino-s18c-ovc-example-input-type",
+        ("(<class 'transformers.tokenization_utils_base.BatchEncoding'>)", "dict(tokenizer(text"),
+    ),
+    (
+        "RuntimeError: NNCF models produced by nncf<2.6 are not supported directly. Please upgrade nncf or "
+        "export to ONNX first.",
+        "openvino-s18c-ovc-old-nncf-model",
+        ("NNCF older than 2.6", "pip install -U nncf"),
+    ),
+    # huggingface/optimum-intel: optimum/exporters/openvino
+    (
+        "ValueError: Trying to export a tinynet model, that is a custom or unsupported architecture, but no "
+        "custom export configuration was passed as `custom_export_configs`. Please refer to "
+        "https://huggingface.co/docs/optimum/main/en/exporters/onnx/usage_guides/export_a_model#custom-export-"
+        "of-transformers-models for an example on how to export custom models.",
+        "openvino-s18c-optimum-unsupported-architecture",
+        ("model type tinynet", "custom_export_configs"),
+    ),
+    (
+        "ValueError: The OpenVINO export of tinynet models is not officially supported by optimum-intel and "
+        "has been removed.",
+        "openvino-s18c-optimum-unsupported-architecture",
+        ("model type tinynet",),
+    ),
+    (
+        "ValueError: Asked to export a tinynet model for the task image-to-text (auto-detected), but the "
+        "Optimum OpenVINO exporter only supports the tasks feature-extraction, text-generation-with-past for "
+        "tinynet. Please use a supported task.",
+        "openvino-s18c-optimum-unsupported-task",
+        ("the task image-to-text", "(feature-extraction, text-generation-with-past)", "--task TASK_NAME"),
+    ),
+    (
+        'KeyError: "The task could not be automatically inferred. Please provide the argument --task with '
+        'the relevant task from text-generation, fill-mask. Detailed error: offline"',
+        "openvino-s18c-optimum-unsupported-task",
+        ("no task could be inferred", "--task TASK_NAME"),
+    ),
+    # ---- s19b (test_knowledge_coreml_openvino_s19b.py) ----
+    # openvino: src/core/shape_inference/include/matmul_shape_inference.hpp
+    (
+        "Exception from src/core/src/node.cpp:101:\n"
+        "Check 'DimType::merge(merged_dimension, arg0_col_dim, arg1_row_dim) || "
+        "arg0_col_dim.is_dynamic() || arg1_row_dim.is_dynamic()' failed at "
+        "src/core/shape_inference/include/matmul_shape_inference.hpp:77:\n"
+        "While validating node 'opset1::MatMul fc_7 (flat_6[0]:f32[1,1024], w_7[0]:f32[512,10]) -> "
+        "(f32[...])' with friendly_name 'fc_7':\n"
+        "Incompatible MatMul matrix dimension. First input dimension=1024 at COL_INDEX_DIM=1 doesn't match "
+        "the second input dimension=512 at ROW_INDEX_DIM=0",
+        "openvino-s19b-matmul-dims",
+        ("(first input's dimension 1024 against the second's 512)", "transpose_b=True"),
+    ),
+    (
+        "Incompatible MatMul batch dimension. Can't merge first input dimension=6 with second input "
+        "dimension=4 at index=1",
+        "openvino-s19b-matmul-dims",
+        ("(first input's dimension 6 against the second's 4)",),
+    ),
+    # broadcast_base_shape_inference.hpp
+    (
+        "Input shape dimension equal 7 cannot be broadcasted (numpy mode) to 9. Allowed input dimension "
+        "value would be 1 or 9",
+        "openvino-s19b-broadcast-shape",
+        ("(the target asks for 9 where the input has 7)", "expand_as"),
+    ),
+    (
+        "Broadcast incorrect target shape. Expecting either 1 or 16. Got 32",
+        "openvino-s19b-broadcast-shape",
+        ("the target asks for 32",),
+    ),
+    # convolution_shape_inference_util.hpp
+    (
+        "Data batch channel count (4) does not match filter input channel count (3).",
+        "openvino-s19b-conv-input-shape",
+        ("(the input has 4 where the filters expect 3)", "set_layout(ov.Layout('NHWC'))"),
+    ),
+    (
+        "Expected a 3D, 4D or 5D tensor for the input. Got: [3,128,128]",
+        "openvino-s19b-conv-input-shape",
+        ("3D, 4D or 5D", "keep the batch dimension (N)"),
+    ),
+    # gather_shape_inference.hpp
+    (
+        "The batch_dims must be <= indices_rank. But instead got: batch_dims = 3, indices_rank = 2",
+        "openvino-s19b-gather-batch-dims",
+        ("(batch_dims 3 against 2)", "unsqueeze indices"),
+    ),
+    # src/inference/src/dev/isync_infer_request.cpp
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:116:\n"
+        "Exception from src/inference/src/dev/isync_infer_request.cpp:187:\n"
+        "Failed to set tensor. The input tensor size is not equal to the model input type: got [1,3,512,512] "
+        "expecting [1,3,256,256].",
+        "openvino-s19b-set-tensor-mismatch",
+        ("1,3,512,512 against the model's 1,3,256,256", "model.reshape("),
+    ),
+    (
+        "The tensor element type is not corresponding with output element type (f64 != f32",
+        "openvino-s19b-set-tensor-mismatch",
+        ("astype(np.float32)",),
+    ),
+    # intel_npu zero_utils.hpp / zero_result.cpp
+    (
+        "Exception from src/plugins/intel_npu/src/utils/src/zero/zero_wrappers.cpp:93:\n"
+        "L0 zeCommandQueueExecuteCommandLists result: ZE_RESULT_ERROR_DEVICE_LOST, code 0x70000001 - device "
+        "hung, reset, was removed, or driver update occurred",
+        "openvino-s19b-npu-level-zero-result",
+        ("call zeCommandQueueExecuteCommandLists", "ZE_RESULT_ERROR_DEVICE_LOST (device hung", "NPU driver"),
+    ),
+    (
+        "L0 pfnCreate2 result: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, code 0x78000003 - generic error code for "
+        "unsupported features . [NPU_VCL] Compiler returned msg:\nUnsupported operation SomeOp_12",
+        "openvino-s19b-npu-level-zero-result",
+        ("call pfnCreate2", "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE", "compiler log"),
+    ),
+    # openvinotoolkit/openvino.genai: src/cpp/src/tokenizer/tokenizer.cpp
+    (
+        "RuntimeError: Exception from src/cpp/src/tokenizer/tokenizer.cpp:563:\nChat template wasn't found. "
+        "This may indicate that the model wasn't trained for chat scenario. Please add 'chat_template' to "
+        "tokenizer_config.json to use the model in chat scenario. For more information see the section "
+        "Troubleshooting in README.md",
+        "openvino-s19b-genai-chat-template",
+        ("set_chat_template(", "without start_chat()"),
+    ),
+    # openvino_tokenizers convert_tokenizer.py; optimum-intel exporters/openvino/convert.py
+    (
+        "OpenVINO Tokenizer export for TinyTokenizer is not supported. Exception: unsupported model type",
+        "openvino-s19b-tokenizer-conversion",
+        ("(TinyTokenizer)", "openvino-tokenizers[transformers]", "convert_tokenizer --with-detokenizer"),
+    ),
+    (
+        "openvino.exceptions.OVTypeError: Huggingface tokenizer type is not supported: "
+        "<class 'tiny.TinyTokenizer'>",
+        "openvino-s19b-tokenizer-conversion",
+        ("use_fast=True",),
+    ),
+    # src/plugins/intel_gpu/src/kernel_selector/kernel_selector.cpp
+    (
+        "Exception from src/plugins/intel_gpu/src/kernel_selector/kernel_selector.cpp:40:\n[GPU] Could not "
+        "find a suitable kernel for gather:gather_idx_9 params raw string: BF16_BFYX_v1_p0_0_v8_p0_0;"
+        "I32_BFYX_v1_p0_0",
+        "openvino-s19b-gpu-no-suitable-kernel",
+        ("for gather:gather_idx_9", "BF16_BFYX", "INFERENCE_PRECISION_HINT", "HETERO:GPU,CPU"),
+    ),
+    # openvinotoolkit/model_server: src/status.cpp
+    (
+        '{"error": "Model with requested name and/or version is not found"}',
+        "openvino-s19b-ovms-model-not-served",
+        ("GET /v1/config", "model_version_policy"),
+    ),
+    (
+        "Model with requested version is not loaded yet",
+        "openvino-s19b-ovms-model-not-served",
+        ("--log_level DEBUG",),
+    ),
+    # ---- h23d3_sources (test_knowledge_h23d3_sources.py) ----
+    # openvinotoolkit/openvino.genai and openvino's ov::Tensor
+    (
+        "RuntimeError: Check 'm_ireq_queue_tokenizer' failed at "
+        "src/cpp/src/tokenizer/tokenizer_impl.cpp:520:\n"
+        "Either openvino_tokenizer.xml was not provided or it was not loaded correctly. Tokenizer::encode is "
+        "not "
+        "available",
+        "openvino-h23d3-genai-tokenizer-missing",
+        ("openvino_tokenizer.xml", "Tokenizer::encode", "convert_tokenizer"),
+    ),
+    (
+        "Stateful LLM pipeline on NPU may only process prompts or hold chat history up to 512 tokens. 900 is "
+        'passed.\n Set the "MAX_PROMPT_LEN" config option to increase the limit.',
+        "openvino-h23d3-genai-npu-max-prompt-len",
+        ("512 tokens", "passes 900", "MAX_PROMPT_LEN=900"),
+    ),
+    (
+        "Both 'width' and 'height' must be divisible by 16",
+        "openvino-h23d3-genai-image-size-divisible",
+        ("(16)", "multiples of 16"),
+    ),
+    (
+        "SD3Transformer2DModel::InferenceStaticBS1::compile: input tensor hidden_states shape is dynamic. "
+        "Tensors "
+        "must be reshaped to be static before compile is invoked.",
+        "openvino-h23d3-genai-static-shape-before-compile",
+        ("hidden_states", "pipe.reshape(num_images_per_prompt, height"),
+    ),
+    (
+        "RuntimeError: Exception from src/core/src/runtime/itensor.cpp:54:\n"
+        "Tensor data with element type bf16, is not representable as pointer to f32",
+        "openvino-h23d3-tensor-data-type",
+        ("holds bf16", "as f32", "compress_to_fp16=False"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:223:\n"
+        "Can't set the input tensor with index: 0, because the model input (shape=[1,3,320,320]) and the "
+        "tensor "
+        "(shape=(1.3.300.300)) are incompatible",
+        "openvino-tensor-shape-incompatible",
+        ("(1.3.300.300)", "1,3,320,320", "model.reshape"),
+    ),
+    # ---- round22_forms (test_knowledge_round22_forms.py) ----
+    (
+        "RuntimeError: Unknown model format! Cannot find reader for model format: onnx and read the model: "
+        "/models/net.onnx. Please check that reader library exists in your PATH.",
+        "openvino-unknown-model-format-no-reader",
+        ("onnx", "setupvars"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "[2026-01-02 10:00:00.000][7][modelmanager][warning][modelmanager.cpp:1354] Expected version "
+        "directory name to be a number greater than 0. Got: 0",
+        "openvino-ovms-model-version-directory",
+        ("'0'", "<base_path>/1/model.xml"),
+    ),
+    (
+        "[2026-01-02 10:00:00.000][7][modelmanager][warning][modelmanager.cpp:1366] No version found for "
+        "model in path: /srv/models/detector",
+        "openvino-ovms-model-version-directory",
+        ("/srv/models/detector", "<base_path>/1/model.xml"),
+    ),
+    (
+        '  File "chat.py", line 40, in run\n    pipe.generate(prompt, config, streamer)\n'
+        'RuntimeError: Tried to call pure virtual function "StreamerBase::end"',
+        "openvino-genai-streamer-pure-virtual",
+        ("end method", "StreamingStatus"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+# ---- s20d (test_knowledge_ascend_openvino_s20d.py) ----
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "nncf.errors.ValidationError: The subset_size value should be positive, but subset_size=0 is given.",
+        "nncf.errors.InternalError: Not found statistics for conv_1_statistics",
+    ],
+)
+def test_nncf_errors_are_openvinos(kb: KnowledgeBase, message: str) -> None:
+    """NNCF's exception module names its tool: the class name ValidationError alone is also onnx.checker's."""
+    assert kb.named_families(message)[0] == "openvino"
+
+
+# ---- converter_families (test_knowledge_converter_families.py) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "Cannot create GridSample layer grid_sample_7 id:311 from unsupported opset: opset9",
+            "openvino-ir-unsupported-opset",
+            ("opset", "opset9"),
+        ),
+        (
+            "Cannot create RegexSplit layer RegexSplit_88 id:5 from unsupported opset: extension",
+            "openvino-ir-unsupported-opset",
+            ("op_type", "RegexSplit"),
+        ),
+        (
+            "Opset opset13 doesn't contain the operation with type: FancyNorm",
+            "openvino-opset-does-not-contain-op",
+            ("op_type", "FancyNorm"),
+        ),
+        ("RuntimeError: to_shape was called on a dynamic shape.", "openvino-to-shape-dynamic", None),
+        (
+            "RuntimeError: Couldn't get TorchScript module by tracing. With exception:\nbad output",
+            "openvino-pytorch-tracing-failed",
+            None,
+        ),
+        (
+            '[ ERROR ]  Shape [ -1 320 320   3] is not fully defined for output 0 of "images". Use '
+            "--input_shape with positive integers to override model input shapes.",
+            "openvino-mo-shape-not-fully-defined",
+            ("node", "images"),
+        ),
+        (
+            "[ FRAMEWORK ERROR ]  Cannot load input model: Error parsing message with type "
+            "'tensorflow.GraphDef'",
+            "openvino-mo-cannot-load-input-model",
+            None,
+        ),
+        (
+            "Exception from src/inference/src/cpp/core.cpp:97: NotFound: Unsupported property MY_KEY by CPU "
+            "plugin.",
+            "openvino-unsupported-property",
+            ("name", "MY_KEY"),
+        ),
+    ],
+)
+def test_openvinos_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "openvino", captured)
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "[GPU] Exceeded max size of memory object allocation: requested 5368709120 bytes, but max "
+            "alloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use lower "
+            "precision.",
+            "openvino-gpu-exceeded-max-alloc",
+            ("limit", "4294959104"),
+        ),
+        (
+            "Exceeded max size of memory object allocation: Requested 700000000 bytes but max alloc size is "
+            "536870912 bytes",
+            "openvino-gpu-exceeded-max-alloc",
+            ("requested", "700000000"),
+        ),
+        (
+            "Check 'layout.has_upper_bound()' failed at "
+            "src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:99:\n"
+            "[GPU] Dynamic shape without upper bound tries to allocate",
+            "openvino-gpu-dynamic-without-upper-bound",
+            None,
+        ),
+        (
+            "ERROR: Model provided has model identifier 'PK\x03\x04', should be 'TFL3'",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "Model provided must have at least 7 bytes to hold identifier.",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "ValueError: Failed to load delegate from edgetpu.dll",
+            "tflite-failed-to-load-delegate",
+            ("library", "edgetpu.dll"),
+        ),
+        (
+            "NotImplementedError: Unsupported fx node aten_grid_sampler_3d, kind grid_sampler_3d",
+            "coreml-unsupported-fx-node",
+            ("op_type", "grid_sampler_3d"),
+        ),
+        (
+            "ValueError: Torch op gelu already registered.",
+            "coreml-torch-op-already-registered",
+            ("op", "gelu"),
+        ),
+        (
+            "TypeError: int8 dtype for inputs is only supported for deployment target >= iOS26",
+            "coreml-io-dtype-needs-deployment-target",
+            ("dtype", "int8"),
+        ),
+    ],
+)
+def test_allocation_identifier_delegate_and_registry_checks(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, None, captured)
+
+
+# ---- s18c (test_knowledge_coreml_openvino_s18c.py) ----
+
+
+def test_the_onnx_exporter_wording_of_optimum_is_not_read_as_openvino(kb: KnowledgeBase) -> None:
+    """optimum's ONNX exporter says `custom_onnx_configs`: the optimum-intel pattern keeps to its own wording,
+    so that text gets no confident OpenVINO answer (a shared-words suggestion at most)."""
+    text = (
+        "ValueError: Trying to export a tinynet model, that is a custom or unsupported architecture, but no "
+        "custom onnx configuration was passed as `custom_onnx_configs`."
+    )
+    for m in kb.lookup(text, top=3):
+        assert m.reason != "pattern" or m.entry.id != "openvino-s18c-optimum-unsupported-architecture"
+    assert not kb.answer(text, top=3).confident
+
+
+# ---- edge_converter_forms (test_knowledge_edge_converter_forms.py) ----
+
+_OV_WRAP = "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+
+
+# (message, entry, what the advice must name)
+CASES_EDGE_CONVERTER_FORMS = [
+    (
+        "Start to Convert Other Model Format To MNN Model..., target version: 3\n[11:02:13] "
+        "/src/MNN/tools/converter/source/onnx/onnxOpConverter.cpp:433: Don't support 19",
+        "mnn-h23o2-converter-constant-dtype",
+        ("data type 19", "t.data_type == 19", "FLOAT8 types 17-20"),
+    ),
+    (
+        "[08:01:59] :433: Don't support 8",
+        "mnn-h23o2-converter-constant-dtype",
+        ("data type 8", "STRING 8"),
+    ),
+    (
+        "Don't support 3",
+        "mnn-h23o2-dont-support-number",
+        ('"Don\'t support 3"', "3 OpenCL", "t.data_type == 3"),
+    ),
+    (
+        "Check it out ==> /stage2/Resize_3_output_0 has empty input, the index is 1",
+        "mnn-h23o2-empty-input-notice",
+        ("/stage2/Resize_3_output_0", "input 1", "not the failure"),
+    ),
+    (
+        "layer -1 not exists or registered",
+        "ncnn-h23o2-layer-index-not-registered",
+        ("index -1", "ncnn2mem", "load_param"),
+    ),
+    (
+        "layer 257 not exists or registered",
+        "ncnn-h23o2-layer-index-not-registered",
+        ("index 257", "CustomBit", "register_custom_layer"),
+    ),
+    (
+        "[ERROR] Due to the unsupported operators, the conversion is aborted.",
+        "paddle2onnx-h23o2-unsupported-ops-aborted",
+        ("Oops, there are some operators not supported yet", "op_list.md"),
+    ),
+    (
+        "[ERROR] Due to the unsupported sub_block_idx, the conversion is aborted.",
+        "paddle2onnx-h23o2-sub-block-aborted",
+        ("conditional_block", "sub_block"),
+    ),
+    (
+        _OV_WRAP + "[AUTO] compile model failed, GPU:[GPU] odd driver state 7; CPU:odd thing 9",
+        "openvino-h23o2-auto-compile-failed",
+        ("GPU:[GPU] odd driver state 7; CPU:odd thing 9", "AUTO:-GPU"),
+    ),
+    (
+        "compile model failed, NPU:unknown level zero error 12; ",
+        "openvino-h23o2-auto-compile-failed",
+        ("NPU:unknown level zero error 12", "AUTO or MULTI"),
+    ),
+    (
+        _OV_WRAP + "There is no device support the current configure",
+        "openvino-h23o2-auto-no-device-for-config",
+        ("enable_profiling", "SUPPORTED_PROPERTIES"),
+    ),
+    (
+        _OV_WRAP + "The meta device should not in the device candidate list: MULTI,GPU",
+        "openvino-h23o2-auto-meta-in-candidates",
+        ("(MULTI,GPU)", "'AUTO:GPU,CPU'"),
+    ),
+    (
+        "KEY_MULTI_DEVICE_PRIORITIES key is not set for MULTI",
+        "openvino-h23o2-multi-priorities-not-set",
+        ("'MULTI'", "MULTI:GPU,CPU"),
+    ),
+    (
+        _OV_WRAP + "Please, check environment due to no supported devices can be used",
+        "openvino-h23o2-auto-no-supported-devices",
+        ("core.available_devices", "'AUTO:NPU,CPU'"),
+    ),
+    (
+        "No available device to filter AUTO plugin",
+        "openvino-h23o2-auto-no-available-device",
+        ("AUTO's candidate list", "GPU.0"),
+    ),
+    (
+        "Cannot select any device",
+        "openvino-h23o2-auto-cannot-select",
+        ("OPTIMIZATION_CAPABILITIES",),
+    ),
+    (
+        "AUTO cumulative model doesn't support stateful model.",
+        "openvino-h23o2-auto-cumulative-stateful",
+        ("ReadValue/Assign", "CUMULATIVE_THROUGHPUT"),
+    ),
+    (
+        "Check 'false' failed at src/plugins/auto/src/plugin_config.cpp:65:\nproperty: GPU_QUEUE_X: not "
+        "supported",
+        "openvino-h23o2-auto-property-not-supported",
+        ("GPU_QUEUE_X", "ov::device::properties"),
+    ),
+    (
+        "Invalid value for property PERFORMANCE_HINT: QUICK",
+        "openvino-h23o2-invalid-property-value",
+        ("PERFORMANCE_HINT", "QUICK", "LATENCY"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "entry", "named"),
+    CASES_EDGE_CONVERTER_FORMS,
+    ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES_EDGE_CONVERTER_FORMS)],
+)
+def test_the_form_is_answered_by_its_entry_with_what_it_captured(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
+
+
+def test_an_inner_failure_of_a_device_wins_over_auto_s_wrapper(kb: KnowledgeBase) -> None:
+    """AUTO lists each device's own error: where one of them has its entry, that entry answers."""
+    message = _OV_WRAP + "[AUTO] compile model failed, CPU:Cannot get length of dynamic dimension"
+    assert kb.lookup(message, top=1)[0].entry.id == "openvino-dynamic-dimension-length"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't support 3 for arm82 unary",
+        "Don't support broadcast for MatMulOp, i0=2, i1=3",
+        "layer 5x not exists or registered",
+        "There is no device to support the current configure",
+        "[ERROR] Due to the opset, the conversion is aborted.",
+        "compile model failed, please retry",
+    ],
+)
+def test_near_misses_are_not_answered_by_the_new_entries(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.lookup(message, top=3) if "pattern" in m.reason.split("+")]
+    assert not [i for i in ids if "-h23o2-" in i], ids
+
+
+def test_a_log_scan_reports_the_abort_line_in_noise(kb: KnowledgeBase) -> None:
+    log = "INFO loading model\n" + CASES_EDGE_CONVERTER_FORMS[6][0] + "\nINFO done\n"
+    problems = scan_log(io.StringIO(log), kb)
+    assert [p.matches[0].entry.id for p in problems] == [CASES_EDGE_CONVERTER_FORMS[6][1]]
+
+
+# (message, clause that answers the family card, what the advice must name)
+CLAUSE_CASES = [
+    (
+        _OV_WRAP + "Check 'node_count > 2' failed at src/frontends/pytorch/src/translate_session.cpp:212:\n"
+        "prim::Foo has no translation",
+        "openvino-frontend-check",
+        ("pytorch frontend", "'node_count > 2'", "translate_session.cpp", "prim::Foo has no translation"),
+    ),
+    (
+        _OV_WRAP + "Exception from src/inference/src/dev/plugin.cpp:53:\n"
+        "Exception from src/plugins/intel_npu/src/plugin/src/plugin.cpp:717:\nZe compile failure 0x7800000f",
+        "openvino-plugin-check",
+        (
+            "npu device plugin",
+            "intel_npu/src/plugin/src/plugin.cpp",
+            "Ze compile failure 0x7800000f",
+            "HETERO",
+        ),
+    ),
+    (
+        "Check 'rank_a == 4' failed at src/core/src/op/foo_op.cpp:77:\n"
+        "While validating node 'opset1::Foo Foo_1'",
+        "openvino-core-check",
+        ("'rank_a == 4'", "src/core/src/op/foo_op.cpp", "model.reshape"),
+    ),
+    (
+        "Exception thrown at 0x00007FF712345678 in MyApp.exe: Microsoft C++ exception: ov::AssertFailure at "
+        "memory location 0x0000001234ABCD00.",
+        "openvino-first-chance-exception",
+        ("ov::AssertFailure", "catch (const ov::Exception& e)"),
+    ),
+    (
+        _OV_WRAP + "Exception from src/plugins/intel_cpu/src/nodes/foo.cpp:12:\ncode is too big",
+        "openvino-cpu-xbyak-too",
+        ("'code is too big'", "Xbyak", "inference_precision f32"),
+    ),
+    (
+        "[ GENERAL_ERROR ] bad size of register",
+        "openvino-cpu-xbyak-bad",
+        ("'bad size of register'", "Xbyak"),
+    ),
+    (
+        "[10:01:02] /src/MNN/tools/converter/source/onnx/FooOnnx.cpp:64: "
+        "Check failed: (weightShape.size() == 4) ==> Foo weight must be 4 dims for now",
+        "mnn-converter-check-failed",
+        ("FooOnnx.cpp", "'(weightShape.size() == 4)'", "'Foo weight must be 4 dims for now'", "--OP"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), CLAUSE_CASES, ids=[c[1] for c in CLAUSE_CASES])
+def test_the_family_card_says_the_check_the_message_printed(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the inference wrapper alone names no component that failed
+        _OV_WRAP + "Exception from src/inference/src/dev/plugin.cpp:53:\nsomething odd",
+        # Xbyak's wording inside a sentence is not its error line
+        "[ GENERAL_ERROR ] something bad combination happened",
+        # a CHECK line without MNN's ' ==> ' reason is not the converter's form
+        "[10:01:02] Check failed: x == y",
+    ],
+)
+def test_the_check_clauses_need_their_component_s_form(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.lookup(message, top=3)]
+    own = (
+        "openvino-frontend-check",
+        "openvino-plugin-check",
+        "openvino-core-check",
+        "mnn-converter-check-failed",
+    )
+    assert not [i for i in ids if i.endswith(own)], ids
+
+
+def test_the_innermost_component_line_is_the_one_said(kb: KnowledgeBase) -> None:
+    """Each wrapper prints its own 'Exception from' line above the failure: the last line is the failure."""
+    message = (
+        _OV_WRAP + "Exception from src/plugins/intel_gpu/src/plugin/plugin.cpp:200:\n"
+        "Exception from src/plugins/intel_gpu/src/plugin/compiled_model.cpp:61:\n"
+        "Check 'ok == 7' failed at src/plugins/intel_gpu/src/graph/foo_stage.cpp:99:\nfoo stage gave up"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id.endswith("+openvino-plugin-check")
+    parts = dict(top.captures)
+    assert parts["path"] == "src/plugins/intel_gpu/src/graph/foo_stage.cpp"
+    assert (parts["value"], parts["detail"]) == ("ok == 7", "foo stage gave up")
+
+
+# ---- round13 (test_knowledge_round13.py) ----
+
+
+def test_the_ir_readers_future_version_is_openvinos_with_the_version(kb: KnowledgeBase) -> None:
+    top = kb.lookup("[ ERROR ] Error reading network: cannot parse future versions: 11", top=1)[0]
+    assert top.entry.id == "openvino-ir-reader-future-version"
+    assert "IR version 11" in top.cause
+    assert "Model Optimizer" in top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Unsupported primitive of type: DetectionOutput name: detection_out",
+        "RuntimeError: unsupported primitive of type: Proposal name: proposal/rpn",
+    ],
+)
+def test_the_legacy_cpu_plugins_unsupported_primitive_fills_type_and_name(
+    kb: KnowledgeBase, text: str
+) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "openvino-ie-unsupported-primitive"
+    op_type, name = text.split("type: ")[1].split(" name: ")
+    assert op_type in top.cause and name in top.cause
+    assert "extension" in top.fix
+
+
+def test_the_newer_cpu_plugins_unsupported_operation_keeps_its_entry(kb: KnowledgeBase) -> None:
+    top = kb.lookup("Unsupported operation of type: Unique name: unique_3", top=1)[0]
+    assert top.entry.id == "openvino-unsupported-operation-cpu"
+
+
+def test_the_npu_compilers_mlir_location_says_intel_npu_is_not_covered(kb: KnowledgeBase) -> None:
+    text = (
+        'loc(fused<{name = "conv_7/Convolution", type = "Convolution"}>["conv_7/Convolution"]): error: '
+        "Operation has an invalid shape\nLLVM ERROR: Failed to infer result type(s)."
+    )
+    found = kb.answer(text, top=3)
+    assert found.uncovered is not None and found.uncovered[0] == "intel_npu"
+
+
+def test_another_mlir_location_is_not_the_npus(kb: KnowledgeBase) -> None:
+    """TFLite's converter prints MLIR locations too, without the NPU compiler's name/type dictionary."""
+    text = 'loc(fused["Conv2D:", "model/conv2d/Conv2D"]): error: failed to legalize operation \'tf.Foo\''
+    found = kb.answer(text, top=3)
+    assert found.uncovered is None
+
+
+# ---- round18 (test_knowledge_round18.py) ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '  File "/opt/venv/lib/python3.11/site-packages/nncf/torch/graph/tracer.py", line 12, in trace\n'
+        "    out = self.fn(x)\nAttributeError: 'NoneType' object has no attribute 'shape'",
+        '  File "C:\\\\py\\\\Lib\\\\site-packages\\\\nncf\\\\common\\\\factory.py", line 3, in create\n'
+        "KeyError: 'weights'",
+        "INFO:nncf:Collecting tensor statistics\nValueError: calibration dataset is empty",
+        "quantized = nncf.quantize(model, dataset)\nRuntimeError: no supported layers",
+    ],
+)
+def test_nncfs_own_frames_logger_and_api_name_openvino(kb: KnowledgeBase, text: str) -> None:
+    assert detect_families(text)[:1] == ["openvino"]
+    assert kb.lookup(text, top=1)[0].entry.family == "openvino"
+
+
+def test_a_word_nncf_alone_names_no_tool() -> None:
+    assert detect_families("the nncf option was ignored") == []
+
+
+def test_nncf_hw_config_conflict_names_the_device_and_the_location(kb: KnowledgeBase) -> None:
+    for gap in (" ", "             "):  # nncf's older one-line message and its newer f-string's indentation
+        text = (
+            "RuntimeError: Quantization parameter constraints specified in NNCF config are incompatible"
+            f"{gap}with HW capabilities as specified in HW config type 'GPU'.{gap}First conflicting "
+            "quantizer location: Model/NNCFConv2d[head]"
+        )
+        top = kb.lookup(text, top=1)[0]
+        assert top.entry.id == "openvino-nncf-hw-config-conflict"
+        assert ("value", "GPU") in top.captures
+        assert ("op", "Model/NNCFConv2d[head]") in top.captures
+        assert "'GPU'" in top.cause and "ignored_scopes" in top.fix
+
+
+def test_mo_reshape_mismatch_fills_both_shapes_and_the_node(kb: KnowledgeBase) -> None:
+    text = (
+        "[ ERROR ]  Number of elements in input [2 3 4] and output [5, 6] of reshape node tail/Reshape "
+        "mismatch"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "openvino-mo-reshape-elements-mismatch"
+    assert {("shape", "2 3 4"), ("value", "5, 6"), ("op", "tail/Reshape")} <= set(top.captures)
+    assert "[2 3 4] into [5, 6]" in top.cause
+    assert "--input_shape" in top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[GPU] CL_OUT_OF_RESOURCES exception.\n\tDue to a driver bug, any subsequent OpenCL API call may "
+        "cause the application to hang, so the GPU plugin may be unable to finish correctly.",
+        "onednn_verbose,v1,primitive,error,ocl,errcode -5,CL_OUT_OF_RESOURCES,src/gpu/intel/ocl/foo.cpp:9",
+        "onednn_verbose,1732870000123.5,v1,primitive,error,ocl,errcode -5,CL_OUT_OF_RESOURCES,src/x.cpp:1",
+    ],
+)
+def test_the_gpu_out_of_resources_forms_have_the_plugins_two_cases(kb: KnowledgeBase, text: str) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "openvino-gpu-cl-out-of-resources"
+    assert "out-of-bounds" not in top.cause or "outside its GPU buffers" in top.cause
+    assert "Shared GPU Memory Override" in top.fix
+
+
+def test_the_force_exit_sentence_keeps_its_own_entry(kb: KnowledgeBase) -> None:
+    text = (
+        "[GPU] force exit.\n\tDue to the driver bug any subsequent OpenCL API call will cause application "
+        "hang, so GPU plugin can't finish correctly."
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "openvino-gpu-force-exit-driver-bug"
+
+
+def test_a_onednn_verbose_error_record_is_found_in_a_log(kb: KnowledgeBase) -> None:
+    log = (
+        "step 1 done\n"
+        "onednn_verbose,v1,primitive,exec,gpu:0,convolution,jit:ir,forward_inference,src:f16,,mb1,0.51\n"
+        "onednn_verbose,v1,primitive,error,ocl,errcode -5,CL_OUT_OF_RESOURCES,src/gpu/intel/ocl/k.cpp:7\n"
+        "step 2 done\n"
+    )
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.first_line_no for p in problems] == [3]
+
+
+# ---- round21_tools (test_knowledge_round21_tools.py) ----
+
+
+def test_openvino_core_error_inside_the_npu_plugin_stays_openvino(kb: KnowledgeBase) -> None:
+    # The same chain around an error of OpenVINO's core (src/core/src/descriptor/tensor.cpp): OpenVINO's
+    # entry, whose fix (reshape to static shapes before compiling) is what the NPU plugin needs, answers.
+    message = (
+        "RuntimeError: Exception from src\\inference\\src\\cpp\\core.cpp:100:\n"
+        "Exception from src\\plugins\\intel_npu\\src\\plugin\\src\\plugin.cpp:500:\n"
+        "get_shape was called on a descriptor::Tensor with dynamic shape"
+    )
+    found, m = first_answer(kb, message)
+    assert found.uncovered is None
+    assert m.entry.id == "openvino-get-shape-dynamic"
+
+
+# ---- round23_forms (test_knowledge_round23_forms.py) ----
+
+
+def test_axera_proc_files_name_axera_as_not_covered(kb: KnowledgeBase) -> None:
+    found = kb.answer("Failed to open /proc/ax_proc/mem_cmm_info", top=3)
+    assert found.uncovered is not None and found.uncovered[0] == "axera"
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_ir_reader_opset_without_layer_id(kb: KnowledgeBase) -> None:
+    msg = "Cannot create Gather layer model/gather_3 from unsupported opset: opset15"
+    assert_answered(kb, msg, ("model/gather_3", "Gather", "opset15"), entry="openvino-ir-unsupported-opset")
+
+
+# ---- s20g (test_knowledge_round25_dev_s20g.py) ----
+
+
+@pytest.mark.parametrize(
+    ("msg", "param"),
+    [
+        (
+            "[2024-01-01 00:00:00.000][7][modelmanager][error][modelconfig.cpp:90] "
+            "Couldn't parse layout parameter",
+            "layout",
+        ),
+        (
+            "[2024-01-01 00:00:00.000][7][serving][error][server.cpp:186] "
+            "ovms::ModelManager::Start() Error: The provided shape is in wrong format",
+            "shape",
+        ),
+    ],
+)
+def test_ovms_parameter_format(kb: KnowledgeBase, msg: str, param: str) -> None:
+    top = assert_answered(
+        kb, msg, (f"the {param} parameter",), entry="openvino-s20g-ovms-parameter-wrong-format"
+    )
+    assert top.entry.family == "openvino"

@@ -1,0 +1,1165 @@
+"""The knowledge tests of Qualcomm (QNN / SNPE / QAIRT, AI Hub, FastRPC): each case is a vendor's own
+wording with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
+
+Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
+entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
+string of its binaries or a line of its source, with our own names and values filled in).
+
+From qnn_ep_builders_executorch (was test_knowledge_qnn_ep_builders_executorch.py):
+
+Issue 23 (h23a3): Qualcomm answers that name the cause.  onnxruntime's QNN execution provider logs why
+an op builder refused a node ("<OpType> node `<name>` is not supported: <file>:<line> <function> <reason>",
+qnn_execution_provider.cc IsNodeSupported); the reason is one of a few classes (a backend's limit, an input
+that must be constant or static, quantisation layout, data type, axis, rank, an attribute or mode), each
+answered by its clause with the node and the reason filled in.  ExecuTorch's Qualcomm backend's own errors
+(no builder for an op, an unknown SoC model, a QNN library older than the build, a context binary it cannot
+read) get entries.  Every message here is the vendor's own wording (its source's string, as the shipped
+onnxruntime-qnn 2.7.0 and executorch 1.5.1 binaries print it) with made-up node and op names, not an eval
+message.
+
+From qnn_setup (was test_knowledge_qnn_setup.py):
+
+Issue 23, rounds 10-11's generic answers: onnxruntime's QNN execution provider failing to set up its
+backend (backend, device, a precompiled EPContext binary) and QNN refusing a node's op config were answered
+with the Qualcomm family card, and TensorRT's runtime destroyed before its engines with the generic "Error
+Code 3" card.  Each case is written from the vendors' own wording (onnxruntime's qnn_backend_manager.cc and
+qnn_execution_provider.cc, QNN's QnnGraph.h / QnnDevice.h, the strings of TensorRT's lean runtime) with values
+of our own, never an evaluation message; the answer must name what the message carries and pass the bench's
+judge.
+
+From qualcomm_converter (was test_knowledge_qualcomm_converter.py):
+
+Qualcomm's converter and runtime wording from its own sources: the QNN/SNPE converters' TranslationBank
+errors (qti.aisw.converters' converter_ir/translation.py: "No translation registered for op type X",
+"Converter does not support 'X' op type", a translation without a method), the skel-loading card naming the
+QNN error number it captured, and a Genie call's status printed as a number.  The messages are our own, in
+the tools' formats (op types and numbers of our choosing), never an evaluation message.
+
+From qualcomm_forms (was test_knowledge_qualcomm_forms.py):
+
+Qualcomm forms: hexadecimal QNN codes, HTP context-binary load failures and AI Hub's QAIRT summary.
+
+The HTP backend prints QNN error codes in hexadecimal (``Failed to create context from binary with err
+0x138d`` is QNN_CONTEXT_ERROR_CREATE_FROM_BINARY, 5005, of QnnContext.h); the code found is the header's
+number, shown as the message printed it.  A device that lacks the HTP arch or VTCM a binary asks for, and a
+binary newer than the runtime, answer with their own cause; AI Hub's ``QAIRT converter failed with exit code
+N`` names the tool whose log holds the error.
+
+From s18d (was test_knowledge_qualcomm_rknn_sources_s18d.py):
+
+Branch s18d: Qualcomm's and Rockchip's common failures, from their own sources.
+
+* the qai_hub client (qai_hub 0.56.0 wheel, qai_hub/client.py): authentication and configuration, a failed
+  compile job's None model, torch models not traced, directory-model layout, empty input shapes;
+* the QAIRT/QNN converters' Python (a public copy of qti/aisw/converters): --input_dim format and names,
+  --input_encoding, dynamic shapes with --batch/--define_symbol, --input_dtype against --preserve_io and the
+  quantization-overrides option checks.
+
+From s20b (was test_knowledge_qualcomm_rknn_sources_s20b.py):
+
+Branch s20b: Qualcomm's and Rockchip's device-side failures, from their own binaries.
+
+* the QNN HTP/DSP backends' FastRPC transport (onnxruntime-qnn 2.7.0 wheel: QnnHtp.dll and
+  QnnHtpV73Stub.dll, the QNN SDK libraries it ships): unsigned process domain refused, skel not loaded or
+  of another release, a stub missing a symbol, the FastRPC retry timeout and process-name length, no
+  transport instance;
+* AIMET (quic/aimet, TrainingExtensions: aimet_torch v2's quantizers, quantized-module registry and
+  QuantizationSimModel, aimet_onnx's encodings loader): quantizers run before compute_encodings, a module
+  without a quantized definition, a sim built on a sim, encodings of another model or another sim config.
+
+From round10 (was test_knowledge_round10.py).
+
+From round12 (was test_knowledge_round12.py):
+
+* the SNPE/QAIRT converters' message keys (``ERROR_TF_*``, ``ERROR_CAFFE_*``, ``ERROR_CAFFE2_*`` of
+  code_to_message.py) name Qualcomm: a converter's error line seldom repeats the tool's name, and the log
+  scan did not report such a line at all;
+* entries: the converter's node-name check, the graph pruned empty by output names it does not have, the HTP
+  convolution filter/channel check, FastRPC refusing to open a skel, qnn-model-lib-generator's missing model
+  source and failed compile, and the RKNN compiler's register field overflow.
+
+From round16 (was test_knowledge_round16.py):
+
+Issue 23, round 16 (Qualcomm, RKNN, Ascend): what its dev misses taught, each written from the tool's own
+source with values of our own (never an evaluation message).
+
+* the QNN HTP backend's stub version check ("Stub lib id mismatch: expected (v...), detected (v...)") has an
+  entry naming both builds (the stub, skel and backend libraries must come from one QAIRT release);
+
+From round21_tools (was test_knowledge_round21_tools.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry), not
+copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
+cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
+Windows build.
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): QNN HTP's per-graph allocation limit.
+
+From s19a (was test_knowledge_torch_onnx_qualcomm_s19a.py):
+
+Branch s19a: torch.onnx's and Qualcomm's common failures, from their own sources.
+
+* onnxruntime's QNN execution provider (microsoft/onnxruntime onnxruntime/core/providers/qnn/builder/
+  qnn_backend_manager.cc): the backend library that does not load, a library that is not a backend,
+  ADSP_LIBRARY_PATH already set;
+* ExecuTorch's QNN delegate runtime (pytorch/executorch backends/qualcomm/runtime: QnnImplementation.cpp,
+  QnnExecuTorchBackend.cpp): the QNN library that does not open, its missing provider symbol, QnnManager init;
+* FastRPC (quic/fastrpc src/fastrpc_apps_user.c): the signed shell that does not open; the QNN HTP backend's
+  unknown SoC at startup; GenieX's model manager (qualcomm/GenieX sdk/model-manager/crates/core/src/error.rs):
+  a chipset without a published build, a quantization not there.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.eval_explain import specific
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.answer import shown_code
+from dumpscope.core.knowledge.codes import extract_codes
+from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.qnn_codes import GENIE_STATUS_NAMES
+from tests.support.advice import (
+    answered_by_entry,
+    answered_first_with_values,
+    assert_advice,
+    assert_answered,
+    first_answer,
+)
+
+CASES = [
+    # ---- h23u2 (test_knowledge_edge_vendor_wording_h23u2.py) ----
+    (
+        "ggml-hex: failed to query HTP version (err -1) defaulting to v73\n"
+        "ggml-hex: allocating new session: HTP0\nggml-hex: failed to open session 0 : error 0x72\n"
+        "ggml-hex: failed to create device/session 0",
+        "ggml-hexagon-open-session-failed",
+        ("0x72", "AEE_ECONNREFUSED", "TESTSIGNING"),
+    ),
+    (
+        "[ERROR] /src/mllm/backends/qnn/op/QNNLinearOp.cpp:135 Failed to cast to QNNLinearOp\n[ERROR] "
+        "/src/mllm/backends/qnn/passes/QNNGraphBuildPass.cpp:160 Failed to add node for op type: Linear "
+        "in graph 'decoder.3_2'",
+        "mllm-qnn-graph-build-add-node-failed",
+        ("Linear", "decoder.3_2", "AOT"),
+    ),
+    # ---- qnn_ep_builders_executorch (test_knowledge_qnn_ep_builders_executorch.py) ----
+    # backends/qualcomm/qnn_preprocess.py _build_op_wrappers
+    (
+        "RuntimeError: For aten_zz_op_default, call_function:aten.zz_op.default is not supported in Qnn "
+        "Delegate",
+        "qualcomm-executorch-op-not-supported-in-delegate",
+        ("aten.zz_op.default", "aten_zz_op_default", "skip_node_op_set", "QnnPartitioner"),
+    ),
+    # backends/qualcomm/utils/utils.py generate_qnn_executorch_compiler_spec
+    (
+        "ValueError: unknown SoC model for QNN: SM0000",
+        "qualcomm-executorch-unknown-soc-model",
+        ("SM0000", "QcomChipset"),
+    ),
+    # runtime/backends/QnnBackendCommon.cpp VersionChecker (major differs: an error)
+    (
+        "[ERROR] [Qnn ExecuTorch]: Qnn API version 1.9.0 is not supported. The minimum supported version is "
+        "2.25.0. Please make sure you have the correct backend library version.",
+        "qualcomm-qnn-library-api-version-mismatch",
+        ("Qnn API", "1.9.0", "2.25.0", "LD_LIBRARY_PATH"),
+    ),
+    # the same check, minor lower: a warning
+    (
+        "[WARNING] [Qnn ExecuTorch]: QNN_HTP version 5.20.0 is mismatched. The minimum supported version is "
+        "5.28.0. Please make sure you have the correct backend library version.",
+        "qualcomm-qnn-library-api-version-mismatch",
+        ("QNN_HTP", "5.20.0", "5.28.0", "ADSP_LIBRARY_PATH"),
+    ),
+    # export_utils.py QnnConfig / debugger/utils.py: the SDK and NDK roots
+    (
+        "OSError: Environment variable QNN_SDK_ROOT must be set.",
+        "qualcomm-executorch-sdk-root-unset",
+        ("QNN_SDK_ROOT is not set", "envsetup.sh", "LD_LIBRARY_PATH"),
+    ),
+    (
+        "EnvironmentError: ANDROID_NDK_ROOT was not found in environment variable",
+        "qualcomm-executorch-sdk-root-unset",
+        ("ANDROID_NDK_ROOT is not set", "export ANDROID_NDK_ROOT"),
+    ),
+    # partition/qnn_partitioner.py is_node_supported: an INFO line, the op stays on the CPU
+    (
+        "[QnnPartitioner] aten.zz_op.default | No node visitor, unsupported",
+        "qualcomm-executorch-partitioner-no-node-visitor",
+        ("aten.zz_op.default", "not an error", "CPU"),
+    ),
+    # export_utils.py build_executorch_binary
+    (
+        "RuntimeError: Currently GPU backend only supports online_prepare. Please add --online_prepare flag.",
+        "qualcomm-executorch-backend-prepare-mode",
+        ("GPU backend", "online_prepare", "--online_prepare"),
+    ),
+    # runtime/backends/QnnBackendCache.cpp GetQnnGraphInfoFromBinary
+    (
+        "[ERROR] [Qnn ExecuTorch]: Failed to retrieve backend binary info from QNN context binary.",
+        "qualcomm-executorch-context-binary-info-unreadable",
+        ("QNN_SDK_ROOT", ".pte"),
+    ),
+    (
+        "[WARNING] [Qnn ExecuTorch]: Unknown QNN Htp hw blob info version 77.",
+        "qualcomm-executorch-context-binary-info-unreadable",
+        ("Htp hw blob info", "77"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "Failed to compile: Must use --truncate_64bit_io when input tensors have type int64.",
+        "qualcomm-aihub-truncate-64bit-io",
+        ("--truncate_64bit_io", "int32"),
+    ),
+    # ---- s19a (test_knowledge_torch_onnx_qualcomm_s19a.py) ----
+    (
+        "2025-01-01 10:00:00.000 [E:onnxruntime:, qnn_execution_provider.cc:600 "
+        "onnxruntime::QNNExecutionProvider::QNNExecutionProvider] QNN SetupBackend failed Unable to load "
+        "backend, error: libQnnZz.so: cannot open shared object file: No such file or directory",
+        "qualcomm-s19a-qnn-ep-load-backend",
+        ("libQnnZz.so: cannot open shared object file", "backend_path", "QnnHtpPrepare"),
+    ),
+    (
+        "QNN SetupBackend failed Unable to load backend, error: load library failed",
+        "qualcomm-s19a-qnn-ep-load-backend",
+        ("load library failed", "ARM64 Python"),
+    ),
+    (
+        "QNN SetupBackend failed Failed to get QNN providers!",
+        "qualcomm-s19a-qnn-ep-get-providers",
+        ("QnnInterface_getProviders", "not at QnnSystem"),
+    ),
+    (
+        "[W:onnxruntime:, qnn_backend_manager.cc:290 LoadBackend] Using existing ADSP_LIBRARY_PATH setting "
+        "of /opt/zz/dsp, which may cause the HTP backend to fail.",
+        "qualcomm-s19a-qnn-ep-adsp-library-path",
+        ("/opt/zz/dsp", "Unset ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library /data/local/tmp/zz/libQnnHtp.so, with error: "
+        'dlopen failed: library "libQnnHtpV99Stub.so" not found',
+        "qualcomm-s19a-executorch-open-qnn-library",
+        ("/data/local/tmp/zz/libQnnHtp.so", "libQnnHtpV99Stub.so", "ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: QnnImplementation::Load Cannot load symbol QnnInterface_getProviders : "
+        "undefined symbol: QnnInterface_getProviders",
+        "qualcomm-s19a-executorch-get-providers-symbol",
+        ("libQnnHtp.so", "same QNN SDK"),
+    ),
+    (
+        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager",
+        "qualcomm-s19a-executorch-init-qnn-manager",
+        ("soc_model", "[ERROR] [Qnn ExecuTorch]"),
+    ),
+    (
+        "E zz-runner: vendor/qcom/proprietary/adsprpc/src/fastrpc_apps_user.c:3040: Error 0xd: open_shell "
+        "failed for domain 3 search paths used are /zz/dsp/ (errno Permission denied)",
+        "qualcomm-s19a-fastrpc-open-shell-failed",
+        ("fastrpc_shell_unsigned_3", "/zz/dsp/", "Permission denied"),
+    ),
+    (
+        "Error 0xd: open_shell failed for domain 3 (Permission denied)",
+        "qualcomm-s19a-fastrpc-open-shell-failed",
+        ("fastrpc_shell_3", "Successfully opened file"),
+    ),
+    (
+        "QnnDsp <E> Dsp startup: SoC model (ZzChip) is unknown\nQnnDsp <E> Htp startup on load failed",
+        "qualcomm-s19a-htp-soc-model-unknown",
+        ("ZzChip", "soc_model"),
+    ),
+    (
+        'Error: download model failed: SDKError(Unknown error code), chipset "Snapdragon Zz CRD" not '
+        "available for this model; supported: Snapdragon X Elite CRD, Snapdragon 8 Elite QRD",
+        "qualcomm-s19a-geniex-chipset-unavailable",
+        ("Snapdragon Zz CRD", "Snapdragon X Elite CRD, Snapdragon 8 Elite QRD"),
+    ),
+    (
+        "quantization 'zz_w4a16' exists but is not downloaded for model 'zz-org/zz-llm'",
+        "qualcomm-s19a-geniex-quant-not-found",
+        ("zz_w4a16", "zz-org/zz-llm", "pull"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+CONFIDENT_CASES = [
+    # ---- s18d (test_knowledge_qualcomm_rknn_sources_s18d.py) ----
+    # qai_hub client.py: HTTP 401
+    (
+        "qai_hub.client.UserError: Failed to authenticate.\n"
+        "Failure to authenticate is likely caused by a bad or expired API token.",
+        "qualcomm-s18d-aihub-auth-failed",
+        ("qai-hub configure --api_token", "expired"),
+    ),
+    # qai_hub client.py: API_CONFIGURATION_MISSING_FIELDS
+    (
+        "qai_hub.client.UserError: Failed to load configuration file.\nYour API token is missing.",
+        "qualcomm-s18d-aihub-token-missing",
+        ("~/.qai_hub/client.ini", "qai-hub configure --api_token"),
+    ),
+    (
+        "qai_hub.client.UserError: Model passed in was 'None' (make sure this is not the target of a failed "
+        "compile job)",
+        "qualcomm-s18d-aihub-model-none",
+        ("get_target_model()", "download_job_logs"),
+    ),
+    (
+        "qai_hub.client.UserError: The torch model must be exported.",
+        "qualcomm-s18d-aihub-torch-not-exported",
+        ("torch.jit.trace",),
+    ),
+    (
+        "qai_hub.client.UserError: input_specs must be provided for TorchScript models.",
+        "qualcomm-s18d-aihub-torchscript-input-specs",
+        ("input_specs=dict(image=(1, 3, 224, 224))",),
+    ),
+    (
+        "qai_hub.client.UserError: Model directory 'zz_export/zz.onnx' can contain at most one .data file.",
+        "qualcomm-s18d-aihub-onnx-dir-layout",
+        ("zz_export/zz.onnx", "can contain at most one .data file", "all_tensors_to_one_file=True"),
+    ),
+    (
+        "qai_hub.client.UserError: The shape of input 'zz_ids' (1, 0) defines an empty tensor. Remove the "
+        "input or modify the input shape (all dim lengths should be > 0) and try again.",
+        "qualcomm-s18d-aihub-empty-input-shape",
+        ("input zz_ids", "(1, 0)", "fixed positive size"),
+    ),
+    # qti/aisw/converters/common/input_shape.py
+    (
+        "RuntimeError: Got incorrect input shape [1,3,64,64] for input name zz_in, shape can be integers or "
+        "integers followed by * to indicate dynamic shape.",
+        "qualcomm-s18d-converter-input-dim-format",
+        ("input zz_in", "--input_dim zz_in 1,3,224,224", "--source_model_input_shape zz_in"),
+    ),
+    (
+        "RuntimeError: Got incorrect input shape 1,3,64*x,64 for input name zz_in, dynamic shape marker * "
+        "should be a suffix. E.g. [1,3,224*,224*]",
+        "qualcomm-s18d-converter-input-dim-format",
+        ("input zz_in", "put * only at the end"),
+    ),
+    # qti/aisw/converters/onnx/onnx_model_api.py
+    (
+        "ValueError: input_dim command input name(s) not found: zz_image",
+        "qualcomm-s18d-converter-input-dim-name-not-found",
+        ("zz_image", "graph.input"),
+    ),
+    (
+        "ValueError: --input_dim command not supported with initializer zz_conv.weight",
+        "qualcomm-s18d-converter-input-dim-on-initializer",
+        ("zz_conv.weight", "keep_initializers_as_inputs=False"),
+    ),
+    # qti/aisw/converters/common/converter_base.py
+    (
+        "ValueError: Received incorrect number of input encodings for input zz_data. Got 3, expected \n"
+        "one input encoding and one (optional) output encoding per graph input in the \n"
+        "following format: \n"
+        '    --input_encoding "INPUT_NAME" INPUT_ENCODING_IN [INPUT_ENCODING_OUT] \n',
+        "qualcomm-s18d-converter-input-encoding-arity",
+        ("zz_data was given 3 encodings", "nv21"),
+    ),
+    # qti/aisw/converters/onnx/onnx_to_ir.py
+    (
+        "RuntimeError: Graph conversion with dynamic shapes is not supported along with define_symbol, batch "
+        "or custom-ops option.",
+        "qualcomm-s18d-converter-dynamic-with-batch",
+        ("--define_symbol", "no * in --input_dim"),
+    ),
+    (
+        "2025-03-04 10:11:12,131 - 240 - ERROR - Datatype mismatch for tensor zz_tokens. float32 datatype "
+        "set with --input_dtype and int64 datatype set with --preserve_io!",
+        "qualcomm-s18d-converter-input-dtype-vs-preserve-io",
+        ("Input zz_tokens was given dtype float32", "(int64)", "--input_dtype zz_tokens float32"),
+    ),
+    # qti/aisw/converters/backend/qnn_quantizer.py and aimet/qnn_quantsim_adapter.py
+    (
+        "Exception: Invalid combination: --quantization_overrides and --ignore_encodings cannot be provided "
+        "at the same time.",
+        "qualcomm-s18d-converter-overrides-vs-ignore",
+        ("--ignore_quantization_overrides", "--input_list"),
+    ),
+    (
+        "RuntimeError: --float_fallback can only be provided when user specify encodings through "
+        "--quantization_overrides",
+        "qualcomm-s18d-converter-float-fallback-needs-overrides",
+        ("--quantization_overrides FILE.encodings", "without --input_list"),
+    ),
+    # qti/aisw/converters/common/converter_ir/op_graph_optimizations.py
+    (
+        "ValueError: Invalid offset overridden for symmetric encodings got [3], expected 0 or -32768 or "
+        "-32767.",
+        "qualcomm-s18d-converter-symmetric-offset-override",
+        ("offset is 3", "0, -32768 or -32767", "is_symmetric"),
+    ),
+    # ---- s20b (test_knowledge_qualcomm_rknn_sources_s20b.py) ----
+    # QnnHtpV73Stub: " <E> DspTransport.createUnsignedPD unable to load unsigned PD"
+    (
+        "QnnDsp <E> DspTransport.createUnsignedPD unable to load unsigned PD",
+        "qualcomm-s20b-htp-unsigned-pd",
+        ("USE_SIGNED_PROCESS_DOMAIN", "/dev/fastrpc-cdsp"),
+    ),
+    # QnnHtpV73Stub: " <E> DspTransport.createUnsignedPD failed, 0x%08x"
+    (
+        "QnnDsp <E> DspTransport.createUnsignedPD failed, 0x0000004b",
+        "qualcomm-s20b-htp-unsigned-pd",
+        ("0x0000004b", "USE_SIGNED_PROCESS_DOMAIN"),
+    ),
+    # QnnHtp: " <E> Unable to load Skel Library. transportStatus: %d"
+    (
+        "QnnDsp <E> Unable to load Skel Library. transportStatus: 27",
+        "qualcomm-s20b-skel-not-loaded",
+        ("transport status 27", "ADSP_LIBRARY_PATH", "qnn-platform-validator"),
+    ),
+    # QnnHtp: " <E> Error in verify skel version"
+    (
+        "QnnDsp <E> Error in verify skel version",
+        "qualcomm-s20b-skel-not-loaded",
+        ("libQnnHtpV##Skel.so", "same QAIRT release"),
+    ),
+    # QnnHtp: " <E> Failed to resolve symbol 'stubLoadMultiPdFuncs' for multiPd: %s"
+    (
+        "QnnDsp <E> Failed to resolve symbol 'stubLoadMultiPdFuncs' for multiPd: undefined symbol zz",
+        "qualcomm-s20b-stub-symbol-missing",
+        ("stubLoadMultiPdFuncs", "/proc/<pid>/maps"),
+    ),
+    # QnnHtpV73Stub: " <E> Fastrpc call retry timeout! (over %u ms)"
+    (
+        "QnnDsp <E> Fastrpc call retry timeout! (over 7500 ms)",
+        "qualcomm-s20b-fastrpc-retry-timeout",
+        ("7500 ms", "qnn-net-run"),
+    ),
+    # QnnHtpV73Stub: " <E> DspTransport.openSession failed: FastRPC process/executable name exceeds ..."
+    (
+        "QnnDsp <E> DspTransport.openSession failed: FastRPC process/executable name exceeds supported "
+        "length. Use a shorter executable name. Error code: 0x0000000e",
+        "qualcomm-s20b-fastrpc-process-name-length",
+        ("shorter name", "symlink"),
+    ),
+    # QnnHtp: " <E> Failed to get transport instance for device %u core %u pd %u"
+    (
+        "QnnDsp <E> Failed to get transport instance for device 1 core 0 pd 2",
+        "qualcomm-s20b-transport-instance",
+        ("device 1", "ADSP_LIBRARY_PATH"),
+    ),
+    # QnnHtp: " <E> Error in rpc memory initialization - cannot create transport instance"
+    (
+        "QnnDsp <E> Error in rpc memory initialization - cannot create transport instance",
+        "qualcomm-s20b-transport-instance",
+        ("QnnDsp <E> lines before this one",),
+    ),
+    # aimet_torch v2 quantizer.py: "Failed to run QuantizeDequantize since quantization parameters are not
+    # initialized. Please initialize the quantization parameters using `compute_encodings()`."
+    (
+        "RuntimeError: Failed to run QuantizeDequantize since quantization parameters are not initialized. "
+        "Please initialize the quantization parameters using `compute_encodings()`.",
+        "qualcomm-s20b-aimet-quantizer-not-initialized",
+        ("QuantizeDequantize", "sim.compute_encodings(forward_pass_callback"),
+    ),
+    # aimet_torch v2 nn/base.py: "The quantized module definition of {module_cls} is not registered. ..."
+    (
+        "RuntimeError: The quantized module definition of <class 'zz_pkg.blocks.ZzMixer'> is not registered. "
+        "Please register the quantized module definition of <class 'zz_pkg.blocks.ZzMixer'> using "
+        "`@QuantizationMixin.implements(ZzMixer)` decorator.",
+        "qualcomm-s20b-aimet-module-not-registered",
+        ("zz_pkg.blocks.ZzMixer", "@QuantizationMixin.implements(zz_pkg.blocks.ZzMixer)", "prepare_model"),
+    ),
+    # aimet_torch v2 quantsim.py: "QuantizationSimModel can only take base models WITHOUT quantized modules or
+    # quantizers, but " + problem
+    (
+        "RuntimeError: QuantizationSimModel can only take base models WITHOUT quantized modules or "
+        "quantizers, but the model already contains quantizers: stem.conv, head.fc.",
+        "qualcomm-s20b-aimet-sim-of-sim",
+        ("stem.conv, head.fc", "in_place=True"),
+    ),
+    # aimet_onnx quantsim.py: "The following encoding names were present in the encodings to load but not
+    # found in the model: " + str(names)
+    (
+        "AssertionError: The following encoding names were present in the encodings to load but not found in "
+        "the model: ['/zz/Mul_output_0', 'zz_logits']",
+        "qualcomm-s20b-aimet-encoding-names-not-found",
+        ("['/zz/Mul_output_0', 'zz_logits']", "load_encodings_to_sim"),
+    ),
+    # aimet_torch v2 nn/base.py: "Failed to import encoding for parameter {param_name}: no quantizer present."
+    (
+        "RuntimeError: Failed to import encoding for parameter zz_bias: no quantizer present.",
+        "qualcomm-s20b-aimet-import-encoding-no-quantizer",
+        ("for parameter zz_bias", "strict=False"),
+    ),
+    # aimet_torch v2 nn/base.py: "Failed to import output encoding at index {i}: no quantizer present."
+    (
+        "RuntimeError: Failed to import output encoding at index 3: no quantizer present.",
+        "qualcomm-s20b-aimet-import-encoding-no-quantizer",
+        ("for output index 3", "config_file"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+# ---- qnn_ep_builders_executorch (test_knowledge_qnn_ep_builders_executorch.py) ----
+
+_WARN = (
+    "2025-01-07 10:00:00.1 [W:onnxruntime:, qnn_execution_provider.cc:231 "
+    "onnxruntime::QNNExecutionProvider::IsNodeSupported] "
+)
+
+
+_NODE = "qualcomm-qnn-ep-node-not-supported"
+
+
+CLAUSE_CASES = [
+    # batch_norm_op_builder.cc: "QNN BatchNorm doesn't support dynamic scale."
+    (
+        _WARN + "BatchNormalization node `bn_zz1` is not supported: batch_norm_op_builder.cc:120 "
+        "onnxruntime::qnn::BatchNormOpBuilder::IsOpSupported QNN BatchNorm doesn't support dynamic scale.",
+        "qnn-ep-static-input",
+        ("BatchNormalization node bn_zz1", "QNN BatchNorm doesn't support dynamic scale.", "initializer"),
+    ),
+    # clip_op_builder.cc: "QNN EP: Clip min/max must be a constant initializer."
+    (
+        _WARN + "Clip node `clip_zz2` is not supported: clip_op_builder.cc:60 "
+        "onnxruntime::qnn::ClipOpBuilder::ExplicitOpCheck QNN EP: Clip min/max must be a constant "
+        "initializer.",
+        "qnn-ep-static-input",
+        ("Clip node clip_zz2", "Clip min/max must be a constant initializer", "make_dynamic_shape_fixed"),
+    ),
+    # resize_op_builder.cc: "QNN EP: Resize on the NPU does not support nearest_mode "
+    (
+        _WARN + "Resize node `up_zz3` is not supported: resize_op_builder.cc:210 "
+        "onnxruntime::qnn::ResizeOpBuilder::IsOpSupported QNN EP: Resize on the NPU does not support "
+        "nearest_mode round_prefer_floor",
+        "qnn-ep-backend-limit",
+        ("Resize node up_zz3", "on the NPU does not support nearest_mode round_prefer_floor", "backend_path"),
+    ),
+    # conv_op_builder.cc: "Non-constant Conv inputs only support per-tensor quantization"
+    (
+        _WARN + "Conv node `conv_zz4` is not supported: conv_op_builder.cc:98 "
+        "onnxruntime::qnn::ConvOpBuilder::IsOpSupported QNN EP: Non-constant Conv inputs only support "
+        "per-tensor quantization",
+        "qnn-ep-quantization",
+        ("Conv node conv_zz4", "per-tensor quantization", "get_qnn_qdq_config"),
+    ),
+    # qnn_utils.cc GetQminQmax: "Qnn Data Type: %d not supported yet."
+    (
+        _WARN + "Gemm node `fc_zz5` is not supported: qnn_utils.cc:454 "
+        "onnxruntime::qnn::utils::GetQminQmax Qnn Data Type: 1234 not supported yet.",
+        "qnn-ep-data-type",
+        ("Gemm op", "node fc_zz5", "Qnn Data Type: 1234 not supported yet.", "enable_htp_fp16_precision"),
+    ),
+    # layer_norm_op_builder.cc: "QNN LayerNorm: axis out of range after normalization."
+    (
+        _WARN + "LayerNormalization node `ln_zz6` is not supported: layer_norm_op_builder.cc:75 "
+        "onnxruntime::qnn::LayerNormOpBuilder::IsOpSupported QNN LayerNorm: axis out of range after "
+        "normalization.",
+        "qnn-ep-axis",
+        ("LayerNormalization node ln_zz6", "axis out of range after normalization", "Transpose"),
+    ),
+    # conv_op_builder.cc: "QNN Conv only supports 3D(rank 5), 2D (rank 4) or 1D (rank 3) inputs."
+    (
+        _WARN + "Conv node `conv_zz7` is not supported: conv_op_builder.cc:80 "
+        "onnxruntime::qnn::ConvOpBuilder::IsOpSupported QNN Conv only supports 3D(rank 5), 2D (rank 4) or "
+        "1D (rank 3) inputs.",
+        "qnn-ep-rank",
+        ("Conv op", "node conv_zz7", "QNN Conv only supports 3D(rank 5)", "Reshape"),
+    ),
+    # conv_transpose / conv_op_builder.cc: "QNN EP: QNN's TransposeConv2d operator only supports default
+    # dilation values of 1."
+    (
+        _WARN + "ConvTranspose node `deconv_zz8` is not supported: conv_op_builder.cc:140 "
+        "onnxruntime::qnn::ConvOpBuilder::IsOpSupported QNN EP: QNN's TransposeConv2d operator only supports "
+        "default dilation values of 1.",
+        "qnn-ep-unsupported-form",
+        ("ConvTranspose node deconv_zz8", "only supports default dilation values of 1", "CPU execution"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), CLAUSE_CASES, ids=[c[1] for c in CLAUSE_CASES])
+def test_a_qnn_ep_builder_reason_is_answered_by_its_class(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=f"{_NODE}+{clause}")
+
+
+def test_a_reason_of_no_class_keeps_the_envelope_with_the_reason_quoted(kb: KnowledgeBase) -> None:
+    # group_norm / instance_norm builders: "5 input expected per BatchNorm Onnx Spec." reads as none of the
+    # classes: the envelope's own advice (the node falls back to the CPU provider) names node and reason.
+    message = (
+        _WARN + "BatchNormalization node `bn_zz9` is not supported: batch_norm_op_builder.cc:40 "
+        "onnxruntime::qnn::BatchNormOpBuilder::IsOpSupported 5 input expected per BatchNorm Onnx Spec."
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == _NODE
+    # an envelope that quotes the reason is not judged specific advice, and is not claimed to be
+    assert_advice(top, ("BatchNormalization", "bn_zz9", "5 input expected per BatchNorm Onnx Spec"), False)
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        (_WARN + "FooBarOp node `foo_zz10` will not be assigned to QNN EP.", ("FooBarOp", "foo_zz10")),
+        ("Operators of type `FooBarOp` are not supported by QNN EP.", ("FooBarOp",)),
+        ("[QNN EP]: Missing OpBuilder for OpType FooBarOp", ("FooBarOp",)),
+    ],
+)
+def test_an_op_type_qnn_ep_has_no_builder_for(
+    kb: KnowledgeBase, message: str, named: tuple[str, ...]
+) -> None:
+    top = assert_answered(kb, message, named, entry="qualcomm-qnn-ep-op-type-not-assigned")
+    assert "CPU execution provider" in top.fix
+
+
+def test_an_epcontext_binary_file_that_is_not_there(kb: KnowledgeBase) -> None:
+    # qnn_backend_manager.cc GetFileSizeIfValid, as onnxruntime's status prints it
+    message = (
+        "qnn_backend_manager.cc:900 onnxruntime::qnn::QnnBackendManager::GetFileSizeIfValid Failed to "
+        "retrieve size of file: /data/zz/model_ctx.bin, error: No such file or directory"
+    )
+    assert_answered(
+        kb,
+        message,
+        (
+            "/data/zz/model_ctx.bin",
+            "No such file or directory",
+            "ep_cache_context",
+            "ep.context_embed_mode=1",
+        ),
+        entry="qualcomm-qnn-ep-context-binary-file-missing",
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # QnnHtp library strings (QnnHtp.dll of onnxruntime_qnn 2.7.0), as QNN's logger prints them
+        "QnnDsp <E> Failed to construct graph node as prepare lib is not loaded",
+        "QnnDsp <E> RouterX86 cannot call gpeSerializeGraphToMem, PrepreLib not loaded",
+        "QnnDsp <E> Failed to load prepare lib in contextCreateFromBinaryDeserialize: 7",
+    ],
+)
+def test_the_htp_prepare_library_not_loaded(kb: KnowledgeBase, message: str) -> None:
+    assert_answered(
+        kb, message, ("libQnnHtpPrepare.so", "context binary"), entry="qualcomm-htp-prepare-lib-not-loaded"
+    )
+
+
+def test_a_lone_quantize_partition_is_a_warning_not_a_failure(kb: KnowledgeBase) -> None:
+    # qnn_execution_provider.cc GetCapability: a partition of one QuantizeLinear/DequantizeLinear is dropped
+    top = assert_answered(
+        kb,
+        _WARN.replace("IsNodeSupported", "GetCapability")
+        + "QNN EP does not support a single Quantize/Dequantize node in a partition.",
+        ("CPU execution provider", "is not supported: <reason>", "get_qnn_qdq_config"),
+        entry="qualcomm-qnn-ep-does-not-support",
+    )
+    assert "still runs" in top.cause
+
+
+def test_unsupported_nodes_listed_when_cpu_fallback_is_disabled(kb: KnowledgeBase) -> None:
+    # qnn_execution_provider.cc GetCapability: the list goes to the ERROR log only without CPU fallback
+    assert_answered(
+        kb,
+        "[E:onnxruntime:, qnn_execution_provider.cc:700 GetCapability] Unsupported nodes in QNN EP: "
+        "ZzOp (zz_node_1)",
+        ("ZzOp (zz_node_1)", "session.disable_cpu_ep_fallback"),
+        entry="qualcomm-qnn-ep-unsupported-nodes-no-fallback",
+    )
+
+
+# ---- qnn_setup (test_knowledge_qnn_setup.py) ----
+
+
+def test_a_qnn_code_in_qnns_own_wording_keeps_its_code_entry(kb: KnowledgeBase) -> None:
+    """QNN's own "Failed to create context from binary with err N" is answered by the code's entry; only
+    onnxruntime's wording (LoadCachedQnnContextFromBuffer, an EPContext model) is the EPContext card."""
+    top = kb.lookup("QnnDsp <E> Failed to create context from binary with err 5005", top=1)[0]
+    assert top.entry.id != "qualcomm-qnn-ep-context-from-binary-failed"
+
+
+def test_a_vulkan_device_error_is_not_qnns(kb: KnowledgeBase) -> None:
+    """Other libraries print "Failed to create device. Error: " too: only QNN's error names or codes count."""
+    matches = kb.lookup("Failed to create device. Error: VK_ERROR_INITIALIZATION_FAILED", top=3)
+    assert all(m.entry.id != "qualcomm-qnn-ep-create-device-failed" for m in matches)
+
+
+def test_a_bare_invalid_op_config_still_says_which_error_it_is(kb: KnowledgeBase) -> None:
+    """Without the layer's name the card reads as a sentence without it (no blank, no placeholder text)."""
+    top = kb.lookup("QnnGraph_addNode failed: QNN_GRAPH_ERROR_INVALID_OP_CONFIG", top=1)[0]
+    assert top.entry.id == "qualcomm-graph-addnode-invalid-op-config"
+    assert "{layer" not in top.cause + top.fix
+    assert "rejected a layer while the graph was built" in top.cause and "the message names" not in top.cause
+
+
+ORT = "[E:onnxruntime:, qnn_execution_provider.cc:611 GetCapability] QNN SetupBackend failed "
+
+
+CASES_QNN_SETUP = [
+    (
+        "qualcomm-qnn-ep-initialize-backend-failed",
+        ORT + "qnn_backend_manager.cc:301 InitializeBackend Failed to initialize backend",
+        "",
+    ),
+    (
+        "qualcomm-qnn-ep-initialize-backend-failed",
+        ORT + "Failed to initialize backend. Error: QNN_COMMON_ERROR_PLATFORM_NOT_SUPPORTED",
+        "QNN_COMMON_ERROR_PLATFORM_NOT_SUPPORTED",
+    ),
+    ("qualcomm-qnn-ep-create-device-failed", ORT + "Failed to create device. Error: 14001", "14001"),
+    (
+        "qualcomm-qnn-ep-create-device-failed",
+        ORT + "Failed to create device. Error: QNN_DEVICE_ERROR_HARDWARE_UNAVAILABLE",
+        "QNN_DEVICE_ERROR_HARDWARE_UNAVAILABLE",
+    ),
+    (
+        "qualcomm-qnn-ep-context-from-binary-failed",
+        "Failed to load from EpContext model. qnn_backend_manager.cc:702 "
+        "onnxruntime::qnn::QnnBackendManager::LoadCachedQnnContextFromBuffer "
+        "Failed to create context from binary.",
+        "",
+    ),
+    (
+        "qualcomm-graph-addnode-invalid-op-config",
+        "[init] SNPE build failed: error_code=7005; error_message= QnnGraph_addNode() failed for layer: "
+        "/encoder/Gather_7; QNN_GRAPH_ERROR_INVALID_OP_CONFIG: Some elements in the op config data "
+        "are invalid; "
+        "error_component=QNN",
+        "/encoder/Gather_7",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "message", "value"),
+    CASES_QNN_SETUP,
+    ids=[f"{i}:{c[0]}" for i, c in enumerate(CASES_QNN_SETUP)],
+)
+def test_the_setup_failure_is_answered_specifically(
+    kb: KnowledgeBase, entry_id: str, message: str, value: str
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id, (top.entry.id, top.reason)
+    if value:
+        assert value in top.cause + top.fix
+    assert specific(top) == (True, "")
+
+
+# ---- qualcomm_converter (test_knowledge_qualcomm_converter.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id", "op_type"),
+    [
+        (
+            "KeyError: 'No translation registered for op type onnx_gridsample.'",
+            "no-translation",
+            "onnx_gridsample",
+        ),
+        ("raise KeyError: No translation registered for op type tf_cumprod", "no-translation", "tf_cumprod"),
+        ("KeyError: \"Converter does not support 'Atanh' op type\"", "no-translation", "Atanh"),
+        (
+            "KeyError: \"Translation for 'onnx_roialign' does not define an indexed method 'INFER_SHAPE'\"",
+            "translation-method-missing",
+            "onnx_roialign",
+        ),
+        (
+            "NotImplementedError: ADD_OP method not found for op type onnx_nonmaxsuppression.",
+            "method-not-found",
+            "onnx_nonmaxsuppression",
+        ),
+    ],
+)
+def test_a_converter_translation_error_names_its_op_type(
+    kb: KnowledgeBase, message: str, entry_id: str, op_type: str
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.family == "qualcomm"
+    assert entry_id in top.entry.id, top.entry.id
+    assert dict(top.captures)["op_type"] == op_type
+    assert op_type in top.cause and op_type in top.fix
+    assert specific(top) == (True, ""), specific(top)
+
+
+def test_the_older_converters_full_sentence_still_answers_qualcomm(kb: KnowledgeBase) -> None:
+    text = (
+        "No translation registered for op type HardSwish. Op is most likely not supported by the converter."
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.family == "qualcomm"
+    assert dict(top.captures).get("op_type") == "HardSwish"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Converter does not support dynamic shapes.",  # no quoted op type: not the converter's sentence
+        "Converter does not support 'int4' quantization",
+    ],
+)
+def test_other_does_not_support_sentences_are_not_the_converters(kb: KnowledgeBase, text: str) -> None:
+    by_pattern = [m for m in kb.lookup(text, top=5) if "pattern" in m.reason]
+    assert all("qualcomm-converter-" not in m.entry.id for m in by_pattern)
+
+
+@pytest.mark.parametrize("number", ["1008", "4000", "0x3e8"])
+def test_the_skel_card_names_the_number_it_captured(kb: KnowledgeBase, number: str) -> None:
+    top = kb.lookup(f"QnnDsp <E> Failed to load skel, error: {number}", top=1)[0]
+    assert top.entry.id == "qualcomm-failed-to-load-skel"
+    assert dict(top.captures)["value"] == number  # the capture stops at the number
+    assert f"error {number}" in top.cause and f"error {number}" in top.fix
+    assert specific(top) == (True, ""), specific(top)
+
+
+@pytest.mark.parametrize(("number", "name"), sorted(GENIE_STATUS_NAMES.items()))
+def test_a_genie_status_number_after_a_genie_call_is_its_status(
+    kb: KnowledgeBase, number: int, name: str
+) -> None:
+    text = f"E MyApp : GenieDialog_query returned: {number}"
+    assert [c.key for c in extract_codes(text)] == [f"genie:{name}"]
+    top = kb.lookup(text, top=1)[0]
+    assert f"genie:{name}" in top.entry.keys, top.entry.id
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GenieDialog_query returned: 0",  # GENIE_STATUS_SUCCESS
+        "GenieDialog_query returned: 4",  # a warning, no failure
+        "Genie status: -99",  # no status of GenieCommon.h
+        "grep returned: -1",  # no Genie call
+    ],
+)
+def test_numbers_that_are_no_genie_error_are_no_code(text: str) -> None:
+    assert not [c for c in extract_codes(text) if c.key.startswith("genie:")]
+
+
+def test_the_genie_table_is_genie_commons_error_block() -> None:
+    assert sorted(GENIE_STATUS_NAMES) == list(range(-14, 0))
+    assert all(name.startswith("GENIE_STATUS_ERROR_") for name in GENIE_STATUS_NAMES.values())
+
+
+@pytest.mark.parametrize(
+    ("message", "tensor"),
+    [
+        ("[WARNING] [Qnn ExecuTorch]: PreRegisterMem failed to get file descriptor.", ""),
+        (
+            "[WARNING] [Qnn ExecuTorch]: Tensor name input_0_tokens_0 failed to get file descriptor.",
+            "input_0_tokens_0",
+        ),
+        (
+            "[WARNING] [Qnn ExecuTorch]: Tensor name output_logits is failed to get file descriptor.",
+            "output_logits",
+        ),
+    ],
+)
+def test_executorchs_shared_buffer_without_a_file_descriptor(
+    kb: KnowledgeBase, message: str, tensor: str
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "qualcomm-executorch-custom-mem-no-file-descriptor"
+    assert "QnnExecuTorchAllocCustomMem" in top.fix
+    if tensor:
+        assert dict(top.captures)["tensor"] == tensor and tensor in top.cause and tensor in top.fix
+    assert specific(top) == (True, ""), specific(top)
+
+
+# ---- qualcomm_forms (test_knowledge_qualcomm_forms.py) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("QnnDsp <E> Failed to create context from binary with err 0x138d", "qnn:5005"),
+        (
+            "[ERROR] [Qnn ExecuTorch]: QnnDsp <E> Failed to create context from binary with err 0x3ea",
+            "qnn:1002",
+        ),
+        ("QnnDsp <E> Failed to validate op x with error 0xc26", "qnn:0xc26"),  # keyed as printed
+        ("QnnDsp <E> graph prepare failed with error 0x1f", "qnn:0x1f"),  # 31: no QNN code, kept as printed
+    ],
+)
+def test_a_hexadecimal_qnn_code_is_the_headers_number(text: str, key: str) -> None:
+    """The printed form stays a key too (a code labelled as printed is still found)."""
+    keys = [c.key for c in extract_codes(text)]
+    assert key in keys
+    printed = "qnn:" + text.rsplit(" ", 1)[-1]
+    assert printed in keys
+    assert [k for k in keys if k.startswith("qnn:")] in ([printed], [printed, key])
+
+
+def test_the_hexadecimal_code_answers_with_its_entry_shown_as_printed(kb: KnowledgeBase) -> None:
+    top = kb.lookup("QnnDsp <E> Failed to create context from binary with err 0x138d", top=1)[0]
+    assert top.entry.id == "qualcomm-qnn-5005"
+    assert shown_code(top).startswith("0x138d")
+
+
+@pytest.mark.parametrize(
+    ("text", "entry_id", "captures"),
+    [
+        (
+            "[ERROR] [Qnn ExecuTorch]: Request feature arch with value 75 unsupported",
+            "qualcomm-htp-request-feature-unsupported",
+            {"arg": "arch", "value": "75"},
+        ),
+        (
+            "QnnDsp <E> Request feature vtcm size with value 8 unsupported",
+            "qualcomm-htp-request-feature-unsupported",
+            {"arg": "vtcm size", "value": "8"},
+        ),
+        (
+            "QnnDsp <E> Using newer context binary on old SDK",
+            "qualcomm-htp-context-blob-newer-than-runtime",
+            {},
+        ),
+        (
+            "<E> Can't read future blob. Newest blob version supported: 3.2.2. Current blob version: 3.3.4.",
+            "qualcomm-htp-context-blob-newer-than-runtime",
+            {"version": "3.2.2", "version2": "3.3.4"},
+        ),
+        (
+            "QAIRT quantizer failed with exit code 1",
+            "qualcomm-aihub-qairt-tool-exit-code",
+            {"arg": "quantizer", "value": "1"},
+        ),
+        (
+            "Model compile failed due to an internal error.\nQAIRT converter failed with exit code 2",
+            "qualcomm-aihub-qairt-tool-exit-code",
+            {"arg": "converter", "value": "2"},
+        ),
+    ],
+)
+def test_the_form_answers_with_its_values(
+    kb: KnowledgeBase, text: str, entry_id: str, captures: dict[str, str]
+) -> None:
+    answer = kb.answer(text, top=3)
+    top = answer.matches[0]
+    assert top.entry.id == entry_id and answer.confidence == "high"
+    for name, value in captures.items():
+        assert dict(top.captures)[name] == value and value in top.cause + top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Request feature arch with value unsupported",  # no value: not the HTP's sentence
+        "Using newer model on old runtime",
+        "converter failed with exit code 1",  # no QAIRT
+    ],
+)
+def test_near_misses_are_not_pattern_matches(kb: KnowledgeBase, text: str) -> None:
+    new = {
+        "qualcomm-htp-request-feature-unsupported",
+        "qualcomm-htp-context-blob-newer-than-runtime",
+        "qualcomm-aihub-qairt-tool-exit-code",
+    }
+    assert not any(m.entry.id in new and m.reason.startswith("pattern") for m in kb.lookup(text, top=5))
+
+
+# ---- s18d (test_knowledge_qualcomm_rknn_sources_s18d.py) ----
+
+
+def test_unrelated_authentication_text_is_not_ai_hub(kb: KnowledgeBase) -> None:
+    # a registry login's "Failed to authenticate" without the qai_hub client around it is not AI Hub's
+    found = kb.answer("Error response from daemon: Get https://registry.example/v2/: Failed to authenticate")
+    assert all(not m.entry.id.startswith("qualcomm-s18d") for m in found.matches)
+
+
+# ---- s20b (test_knowledge_qualcomm_rknn_sources_s20b.py) ----
+
+
+def test_other_process_domain_text_is_not_the_unsigned_pd_entry(kb: KnowledgeBase) -> None:
+    # a signed-PD failure names no unsigned PD: the entry must not claim it
+    found = kb.answer("QnnDsp <E> DspTransport.createSignedPD failed, 0x0000004b")
+    assert all(m.entry.id != "qualcomm-s20b-htp-unsigned-pd" for m in found.matches)
+
+
+# ---- round10 (test_knowledge_round10.py) ----
+
+# (entry id, message from the source's wording with our own values, values the answer must show)
+VALUE_CASES = [
+    (
+        "qualcomm-converter-frontend-op-not-supported",
+        "2025-03-04 05:06:07,890 - 230 - ERROR - Encountered Error: The following operators are not "
+        "supported in frontend TFLite: 'BROADCAST_ARGS'",
+        ("TFLite frontend", "BROADCAST_ARGS"),
+    ),
+]
+
+
+test_the_entry_answers_first_with_the_message_values = answered_first_with_values(VALUE_CASES)
+
+
+# ---- round12 (test_knowledge_round12.py) ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2023-01-02 03:04:05,678 - 183 - ERROR - Conversion failed: ERROR_TF_INVALID_INPUT_DIMS: Invalid "
+        "input dimensions: 1,a,3",
+        "ERROR_CAFFE_LAYER_TYPE_NOT_SUPPORTED: Cannot resolve Foo layer of type Bar which is not yet "
+        "supported",
+        "ERROR_CAFFE2_SNPE_OP_SUPPORT_ERR: Cannot resolve op type Baz",
+    ],
+)
+def test_a_converter_message_key_names_qualcomm(text: str) -> None:
+    assert detect_families(text)[:1] == ["qualcomm"]
+
+
+def test_a_key_like_word_elsewhere_is_no_marker() -> None:
+    """Only the converters' prefixes: an upper-case constant of another tool is not theirs."""
+    assert "qualcomm" not in detect_families("ValueError: ERROR_INVALID_ARGUMENT in my_tf_loader")
+
+
+def test_the_node_name_check_names_the_node(kb: KnowledgeBase) -> None:
+    text = (
+        "2023-01-02 03:04:05,678 - 122 - ERROR - Conversion failed: ERROR_TF_NODE_NOT_FOUND_IN_GRAPH: Node "
+        "not found in graph. Node name: net/logits:0"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-converter-node-not-found-in-graph"
+    assert dict(top.captures)["node"] == "net/logits:0"
+    assert "net/logits:0" in top.fix
+
+
+def test_the_output_node_check_of_the_tf_loader(kb: KnowledgeBase) -> None:
+    top = kb.lookup("ERROR_TF_OUTPUT_NODE_NOT_WITHIN_GRAPH: Output node heads/box not within graph.", top=1)[
+        0
+    ]
+    assert top.entry.id == "qualcomm-converter-node-not-found-in-graph"
+    assert dict(top.captures)["node"] == "heads/box"
+
+
+def test_an_output_node_warning_is_the_pruning_entry_not_the_node_check(kb: KnowledgeBase) -> None:
+    """The ONNX frontend's warning has no "not within graph": it belongs to the pruned-empty failure."""
+    text = (
+        "2024-05-06 07:08:09,101 - 240 - WARNING - Output node 512, specified via command line, does not "
+        "exist in graph.\nEncountered Error: After pruning disconnected nodes, this model is empty."
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-converter-model-empty-after-pruning"
+    assert dict(top.captures)["node"] == "512"
+    assert "--out_node" in top.fix
+
+
+def test_the_htp_convolution_filter_check_says_which_count_disagrees(kb: KnowledgeBase) -> None:
+    text = "QnnDsp <E> Filters in[1] dimension 8 at index 2 not equal to channel_in 96 / groups 1."
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-htp-conv-filter-channels"
+    assert "96" in top.cause and "8" in top.cause
+    assert "channel_in" in top.cause
+
+
+def test_the_transposed_convolution_form(kb: KnowledgeBase) -> None:
+    text = "Filters in[1] dimension 4 at index 3 not equal to channel_out 64 / groups 2."
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-htp-conv-filter-channels"
+    assert "channel_out 64" in top.cause
+
+
+def test_fastrpc_refusing_a_skel_names_the_library(kb: KnowledgeBase) -> None:
+    text = (
+        "Error 0x80000406: remote_handle64_open failed for file:///libQnnHtpV68Skel.so?qnn_skel_handle_invoke"
+        "&_modver=1.0&_dom=cdsp (errno Success)"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-fastrpc-skel-open-failed"
+    assert "libQnnHtpV68Skel.so" in top.fix
+    assert "ADSP_LIBRARY_PATH" in top.fix
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        (
+            "FileNotFoundError: Unable to find the model source file, invalid path: /tmp/build/net.cpp",
+            "qualcomm-model-lib-generator-source-missing",
+        ),
+        (
+            '  File "/opt/qairt/2.30.0/bin/x86_64-linux-clang/qnn-model-lib-generator", line 140\n'
+            "RuntimeError: Failed to compile model library for target: aarch64-android",
+            "qualcomm-model-lib-generator-compile-failed",
+        ),
+    ],
+)
+def test_the_model_library_generators_own_failures(kb: KnowledgeBase, text: str, entry: str) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == entry
+    assert top.entry.family == "qualcomm"
+
+
+# ---- round16 (test_knowledge_round16.py) ----
+
+
+@pytest.mark.parametrize("prefix", ["", "[ERROR] [Qnn ExecuTorch]:  <E> ", "E QnnDsp  :  <E> "])
+def test_the_htp_stub_version_check_names_both_builds(kb: KnowledgeBase, prefix: str) -> None:
+    text = (
+        f"{prefix}Stub lib id mismatch: expected (v2.33.0.250327124043_117917), "
+        "detected (v2.29.0.241129103708_105762)\nUnable to load Remote symbols 1008"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-htp-stub-lib-id-mismatch"
+    assert dict(top.captures) == {
+        "version": "v2.33.0.250327124043_117917",
+        "value": "v2.29.0.241129103708_105762",
+    }
+    assert "v2.33.0.250327124043_117917" in top.fix and "ADSP_LIBRARY_PATH" in top.fix
+
+
+# ---- round21_tools (test_knowledge_round21_tools.py) ----
+
+
+def test_geniex_plugin_load(kb: KnowledgeBase) -> None:
+    found, m = first_answer(kb, '{"code":-100302,"error":"SDKError(Invalid plugin)"}')
+    assert m.entry.id == "qualcomm-h23v2-geniex-plugin-load"
+    assert dict(m.captures)["value"] == "Invalid plugin"
+    assert "plugin_id" in m.entry.cause and "ml_get_plugin_list" in m.entry.fix
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_qnn_htp_allocation_limit(kb: KnowledgeBase) -> None:
+    msg = (
+        "0.0ms [ ERROR ] fa_alloc.cc:2813:ERROR:graph requires estimated allocation of 3999999 KB, limit is "
+        "2097152 KB\n0.0ms [ ERROR ] graph_prepare.cc:742:ERROR:error during "
+        "serialize: memory usage too large"
+    )
+    assert_answered(
+        kb, msg, ("3999999 KB", "2097152 KB", "num_sharding"), entry="qualcomm-htp-graph-allocation-limit"
+    )
+
+
+# ---- s19a (test_knowledge_torch_onnx_qualcomm_s19a.py) ----
+
+
+def test_executorch_init_envelope_ranks_under_the_cause(kb: KnowledgeBase) -> None:
+    """'Fail to initialize Qnn Manager' is the envelope: with the library error above it, the library error
+    answers."""
+    log = (
+        "[ERROR] [Qnn ExecuTorch]: Cannot Open QNN library libQnnHtp.so, with error: dlopen failed: library "
+        '"libQnnHtp.so" not found\n'
+        "E 00:00:00.123 executorch:QnnExecuTorchBackend.cpp:50] Fail to initialize Qnn Manager"
+    )
+    assert kb.lookup(log, top=1)[0].entry.id == "qualcomm-s19a-executorch-open-qnn-library"
+
+
+def test_fastrpc_open_shell_errno_wrapped_onto_the_next_line(kb: KnowledgeBase) -> None:
+    """A logcat line wrapped inside the errno parentheses still answers, with the errno text captured."""
+    top = assert_answered(
+        kb,
+        "Error 0xd: open_shell failed for domain 3 search paths used are /zz/dsp/ "
+        "(errno Permission\n denied)",
+        ("fastrpc_shell_unsigned_3", "/zz/dsp/"),
+        entry="qualcomm-s19a-fastrpc-open-shell-failed",
+    )
+    assert ("detail", "Permission\n denied") in top.captures

@@ -1,0 +1,805 @@
+"""The knowledge tests of Rockchip (RKNN Toolkit, RKNN runtime, RKLLM): each case is a vendor's own wording
+with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
+
+Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
+entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
+string of its binaries or a line of its source, with our own names and values filled in).
+
+From s18d (was test_knowledge_qualcomm_rknn_sources_s18d.py):
+
+Branch s18d: Qualcomm's and Rockchip's common failures, from their own sources.
+
+* rknn-toolkit-lite2 (airockchip/rknn-toolkit2: rknn-toolkit-lite2/packages, release 2.3.2): the board-side
+  Python API's own errors (rknnlite/api/rknn_lite.py and the strings of its compiled rknn_runtime module):
+  librknnrt.so missing, a container without the board's files, an unsupported target, no simulator, call
+  order, core_mask on a single-core NPU, a runtime without dynamic shapes, and the inputs given to
+  inference();
+
+From s20b (was test_knowledge_qualcomm_rknn_sources_s20b.py):
+
+Branch s20b: Qualcomm's and Rockchip's device-side failures, from their own binaries.
+
+* the RKNPU runtime (airockchip/rknn-toolkit2 release 2.3.2: the strings of
+  rknpu2/runtime/Linux/librknn_api/armhf-uclibc/librknnmrt.so, whose log texts librknnrt shares): a driver
+  older than the runtime, a model file that cannot be opened or is no RKNN model, NPU memory, the NHWC
+  output query, an operator whose CPU fallback fails, the /dev node of the rknpu driver;
+* rknn_server (the same release's rknpu2/runtime/Linux/rknn_server/aarch64/usr/bin/rknn_server) and the
+  toolkit's connected-board calls (rknn-toolkit2 2.5.0 wheel, rknn/api/rknn_runtime and rknn_platform: the
+  compressed string tables of their compiled modules): rknn_server not running or too old, a runtime without
+  a call the toolkit needs, a protocol version from another release, the run timeout, npu_transfer_proxy;
+* the toolkit's build and load steps (the same wheel's rknn/api/rknn_base): no calibration dataset, a model
+  already quantized, a .pth given to load_pytorch, inputs without input_size_list, toolkit1's quantization
+  option values;
+
+From rknn_code_cards (was test_knowledge_rknn_code_cards.py):
+
+RKNN's return-code cards (level ``code``: RKNN_ERR_*, ``rknn_init ... ret=-N``) say what a code means in
+general: the runtime's own line before the failure (an operator it cannot run for a data type, the driver,
+a struct size) answers first, and the code card stays in the answer after it.
+
+From rknn_submit (was test_knowledge_rknn_submit.py):
+
+librknnrt's "failed to submit" is read with or without the "!" that some releases print after it.
+
+From round10 (was test_knowledge_round10.py).
+
+From round12 (was test_knowledge_round12.py):
+
+* entries: the converter's node-name check, the graph pruned empty by output names it does not have, the HTP
+  convolution filter/channel check, FastRPC refusing to open a skel, qnn-model-lib-generator's missing model
+  source and failed compile, and the RKNN compiler's register field overflow.
+
+From round14 (was test_knowledge_round14.py):
+
+* the RKNN logger's other levels (``D RKNN: [...]``, ``I RKNN: [...]``, ``W RKNN: [...]``) and the
+  compiler's ``rknn::`` namespace name RKNN, so a build log ending in a bare C++ exception is answered as
+  RKNN's, not as generic runtime text;
+
+From round16 (was test_knowledge_round16.py):
+
+Issue 23, round 16 (Qualcomm, RKNN, Ascend): what its dev misses taught, each written from the tool's own
+source with values of our own (never an evaluation message).
+
+* RKLLM, Rockchip's LLM runtime (``rkllm_init``, ``librkllmrt.so``, ``I rkllm:``), names RKNN;
+
+From round21_forms (was test_knowledge_round21_forms.py).
+
+From round21_tools (was test_knowledge_round21_tools.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry), not
+copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
+cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
+Windows build.
+
+From h23f3 (was test_knowledge_round22_sources_h23f3.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry):
+whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
+backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
+RKNPU driver its register window.
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): RKLLM's model check.
+
+From s19d (was test_knowledge_trt_rknn_ascend_s19d.py):
+
+Branch s19d: TensorRT's, Rockchip's and Ascend's message classes no entry covered, from their own sources.
+
+* RKNN: the rknn-toolkit2 2.5.0 wheel's librknn_api.so (the PC-side client of a connected board) and
+  librknnc.so (the compiler and its simulator runtime);
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from dumpscope.core.knowledge.answer import answer
+from dumpscope.core.knowledge.family import detect_families
+from tests.support.advice import (
+    answered_by_entry,
+    answered_first_with_values,
+    answered_with_captures,
+    assert_answered,
+    first_answer,
+)
+
+CASES = [
+    # ---- h23u2 (test_knowledge_edge_vendor_wording_h23u2.py) ----
+    (
+        "rkllm init start\nI rkllm: rkllm-runtime version: 1.0.1\n\nQuery platform error!\nrkllm init failed",
+        "rkllm-query-platform-error",
+        ("rknpu", "librkllmrt.so", "target_platform"),
+    ),
+    (
+        "failed to malloc npu memory\nrkllm_init failed\nsecond rkllm_init ret=-1",
+        "rkllm-npu-malloc-failed",
+        ("max_context_len", "rkllm_destroy"),
+    ),
+    (
+        "I rkllm: loading rkllm model from /data/qwen.rkllm\nE rkllm: max_context[8192] must be less than "
+        "the model's max_context_limit[2048]",
+        "rkllm-max-context-over-model-limit",
+        ("8192", "2048", "max_context=N"),
+    ),
+    (
+        "E rkllm: error: prompt gather than max context (prompt: 2100 tokens, max context: 2048)",
+        "rkllm-prompt-over-max-context",
+        ("2100 tokens", "2048", "keep_history"),
+    ),
+    (
+        "rkllm init start\nI rkllm: rkllm-runtime version: 1.2.0, rknpu driver version: 0.9.8, "
+        "platform: RK3576\nE RKNN: [10:01:02.003] invalid rknn llm model magic\n"
+        "E RKNN: [10:01:02.003] load model file error!",
+        "rkllm-invalid-model-magic",
+        ("git lfs pull", "RKLLM-Toolkit"),
+    ),
+    (
+        "I rknn building ...\nE RKNN: [09:10:11.500] Unkown op target: 0\n"
+        "E RKNN: [09:10:11.501] Unkown op target: 0",
+        "rknn-unknown-op-target",
+        ("target 0", "accuracy_analysis"),
+    ),
+    (
+        "E RKNNAPI: rknn_server version is too old, please update rknn_server to at least 2.3.0",
+        "rknn-server-too-old",
+        ("2.3.0", "librknnrt.so"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "E RKNNAPI: rknn_init,  driver open fail!  ret = -9(ERROR_NOT_SUPPORTED)!",
+        "rknn-runtime-driver-open-fail",
+        ("/sys/kernel/debug/rknpu/version", "--device /dev/dri"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+CONFIDENT_CASES = [
+    # ---- s18d (test_knowledge_qualcomm_rknn_sources_s18d.py) ----
+    # rknn_runtime: "Can not find dynamic library on {}!"
+    (
+        "E init_runtime: Can not find dynamic library on Linux_zz64!",
+        "rknn-s18d-lite2-librknnrt-not-found",
+        ("Linux_zz64", "/usr/lib/librknnrt.so", "rknpu2/runtime/Linux/librknn_api/aarch64"),
+    ),
+    # rknn_runtime: "!!! It is detected that {} is missing in the container."
+    (
+        "!!! It is detected that /dev/dri/renderD129 is missing in the container.",
+        "rknn-s18d-lite2-container-files-missing",
+        ("/dev/dri/renderD129", "-v /usr/lib/librknnrt.so:/usr/lib/librknnrt.so"),
+    ),
+    # rknn_runtime: "Unsupported target: {}! Currently, RKNN Toolkit Lite support these targets: {}"
+    (
+        "E init_runtime: Unsupported target: rk9999! Currently, RKNN Toolkit Lite support these targets: "
+        "['RK3562', 'RK3566', 'RK3568', 'RK3576', 'RK3588']",
+        "rknn-s18d-lite2-unsupported-target",
+        ("init_runtime(target=rk9999)", "without target", "rknn-toolkit-lite (v1)"),
+    ),
+    # rknn_lite.py init_runtime: the message is printed with its "{}" unformatted
+    (
+        "E init_runtime: RKNN Toolkit Lite2 does not support simulator, please specify the target: {}",
+        "rknn-s18d-lite2-no-simulator",
+        ("aarch64", "rknn-toolkit2"),
+    ),
+    # rknn_lite.py load_rknn: "Invalid RKNN model path: {}"
+    (
+        "E load_rknn: Invalid RKNN model path: ./zz_models/zz_det.rknn",
+        "rknn-s18d-lite2-model-path-invalid",
+        ("load_rknn(./zz_models/zz_det.rknn)", "absolute path"),
+    ),
+    # rknn_lite.py inference
+    (
+        "E inference: Runtime environment is not inited, please call init_runtime to init it first!",
+        "rknn-s18d-lite2-step-not-done",
+        ("Runtime environment is not inited", "if ret != 0"),
+    ),
+    # rknn_runtime: "The core_mask is only supported by {}. Please do not set this parameter on other
+    # platforms."
+    (
+        "W init_runtime: The core_mask is only supported by ['RK3576', 'RK3588']. Please do not set this "
+        "parameter on other platforms.",
+        "rknn-s18d-lite2-core-mask-platform",
+        ("NPU_CORE_AUTO", "RK3566"),
+    ),
+    # rknn_runtime: check_dynamic_shape
+    (
+        "W init_runtime: The runtime library does not support dynamic shape.",
+        "rknn-s18d-lite2-runtime-no-dynamic-shape",
+        ("dynamic_input", "librknnrt version"),
+    ),
+    # rknn_runtime set_inputs: "E Unsupport inputs[{}].dtype: {}"
+    (
+        "E Unsupport inputs[2].dtype: float64",
+        "rknn-s18d-lite2-input-dtype",
+        ("input 2", "float64", "astype(np.float32)"),
+    ),
+    # rknn_runtime set_inputs: "The input[{}] need {}dims input, but {}dims input buffer feed."
+    (
+        "W inference: The input[1] need 4dims input, but 3dims input buffer feed. Please try to feed input "
+        "as 4D data.",
+        "rknn-s18d-lite2-input-dims",
+        ("Model input 1 has 4 dimensions", "3-dimensional", "np.expand_dims(img, 0)"),
+    ),
+    # rknn_runtime set_inputs: "E Size of inputs[{}] is invalid!"
+    (
+        "E Size of inputs[3] is invalid!",
+        "rknn-s18d-lite2-input-size",
+        ("inputs[3]", "RKNN_QUERY_INPUT_ATTR"),
+    ),
+    # rknn_runtime set_inputs: "E Type of inputs[{}] is not np.ndarray!"
+    (
+        "E Type of inputs[0] is not np.ndarray!",
+        "rknn-s18d-lite2-inputs-not-list",
+        ("inference(inputs=[np.asarray(img)])",),
+    ),
+    # ---- s20b (test_knowledge_qualcomm_rknn_sources_s20b.py) ----
+    # librknnmrt: "Mismatch driver version, %s requires driver version >= %d.%d.%d, but you have driver
+    # version: %d.%d.%d which is incompatible!"
+    (
+        "E RKNN: [08:15:02.417] Mismatch driver version, librknnrt.so requires driver version >= 0.9.6, "
+        "but you have driver version: 0.7.3 which is incompatible!",
+        "rknn-s20b-driver-version-mismatch",
+        ("librknnrt.so", "0.9.6", "0.7.3", "/sys/kernel/debug/rknpu/version"),
+    ),
+    # librknnmrt: "failed to open model: %s"
+    (
+        "E RKNN: failed to open model: ./weights/det_zz.rknn",
+        "rknn-s20b-model-file-open-failed",
+        ("./weights/det_zz.rknn", "ls -l ./weights/det_zz.rknn"),
+    ),
+    # librknnmrt: "invalid rknn model magic: %llx"
+    (
+        "E RKNN: invalid rknn model magic: 8b4a0c2f",
+        "rknn-s19d-runtime-invalid-magic",
+        ("8b4a0c2f", "export_rknn()"),
+    ),
+    # librknnmrt: "failed to read model magic!, read size: %zu != %zu, errno: %s"
+    (
+        "E RKNN: failed to read model magic!, read size: 3 != 8, errno: Success",
+        "rknn-s19d-runtime-invalid-magic",
+        ("git lfs pull",),
+    ),
+    # librknnmrt: "This model unsupport NHWC output, please query RKNN_QUERY_NATIVE_OUTPUT_ATTR not ..."
+    (
+        "E RKNN: This model unsupport NHWC output, please query RKNN_QUERY_NATIVE_OUTPUT_ATTR not "
+        "RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR",
+        "rknn-s20b-nhwc-output-unsupported",
+        ("RKNN_QUERY_NATIVE_OUTPUT_ATTR", "NC1HWC2", "want_float"),
+    ),
+    # librknnmrt: "op: %s, name: %s, fallback cpu failed"
+    (
+        "E RKNN: op: ScatterND, name: /head/ScatterND_7, fallback cpu failed",
+        "rknn-s20b-cpu-fallback-op-failed",
+        ("ScatterND", "/head/ScatterND_7", "librknnmrt.so", "outputs=[...]"),
+    ),
+    # librknnmrt: "failed to allocate weight memory!, size: %d, flags: #%x"
+    (
+        "E RKNN: failed to allocate weight memory!, size: 48234496, flags: #3",
+        "rknn-s20b-npu-alloc-failed",
+        ("48234496", "weight buffer", "free -m", "cma"),
+    ),
+    # librknnmrt: "failed to open %s node, need to insmod rknpu dirver!"
+    (
+        "E RKNN: failed to open /dev/rknpu_zz node, need to insmod rknpu dirver!",
+        "rknn-no-npu-driver",
+        ("/dev/rknpu_zz", "dmesg | grep -i rknpu"),
+    ),
+    # rknn_server: "%ld SERVER %s(%d): Can not find valid rknpu runtime shared library!"
+    (
+        "4021 SERVER load_runtime(211): Can not find valid rknpu runtime shared library!",
+        "rknn-s20b-server-no-runtime-lib",
+        ("librknnrt.so", "/oem/usr/lib", "killall rknn_server"),
+    ),
+    # rknn_server: "dlsym rknn_set_input_shapes failed: %s, reuqired %s >= 1.5.2!"
+    (
+        "4021 SERVER load_runtime(305): dlsym rknn_set_input_shapes failed: /usr/lib/librknnrt.so: undefined "
+        "symbol: rknn_set_input_shapes, reuqired librknnrt.so >= 1.5.2!",
+        "rknn-s20b-server-runtime-too-old",
+        ("rknn_set_input_shapes", "librknnrt.so", "1.5.2"),
+    ),
+    # rknn_server: "Input Number error: expect %lu, but actual %u "
+    (
+        "4021 SERVER handle_run(640): Input Number error: expect 3, but actual 2 ",
+        "rknn-s20b-server-io-count",
+        ("3 inputs/outputs", "2 were given", "inference(inputs=[...])"),
+    ),
+    # rknn_server: "Invalid header version, except %d, got %d"
+    (
+        "4021 SERVER recv_header(97): Invalid header version, except 5, got 4",
+        "rknn-s20b-server-header-version",
+        ("version is 4", "version 5", "pip show rknn-toolkit2"),
+    ),
+    # rknn_runtime: "The rknn_server on the concected device is abnormal, please start the rknn_server ..."
+    (
+        "E init_runtime: The rknn_server on the concected device is abnormal, please start the rknn_server "
+        "on the device according to:",
+        "rknn-s20b-server-not-running",
+        ("adb shell ps -ef | grep rknn_server", "chmod +x"),
+    ),
+    # rknn_runtime: "Failed to get rknn server version, please check if rknn_server is running."
+    (
+        "E init_runtime: Failed to get rknn server version, please check if rknn_server is running.",
+        "rknn-s20b-server-not-running",
+        ("nohup /usr/bin/rknn_server",),
+    ),
+    # rknn_runtime: 'Run timeout, ... for example: "export RKNN_RUN_TIMEOUT_SEC=300".'
+    (
+        "E inference: Run timeout, if you load a very large model, please set a larger timeout by "
+        'environment variable and restart, for example: "export RKNN_RUN_TIMEOUT_SEC=300".',
+        "rknn-s20b-run-timeout-env",
+        ("RKNN_RUN_TIMEOUT_SEC=300", "RKNN-Toolkit-Lite2"),
+    ),
+    # rknn_runtime: "model size is greater than 8MB, rknn server version is lower than 2.0.0b0, ..."
+    (
+        "E init_runtime: model size is greater than 8MB, rknn server version is lower than 2.0.0b0, can not "
+        "support split model, please update rknn server version to 2.0.1 or higher.",
+        "rknn-s20b-server-split-model",
+        ("2.0.0b0", "rknpu2/runtime/Linux/rknn_server/aarch64/usr/bin/rknn_server"),
+    ),
+    # rknn_platform: "Device will use adb forward to communicate, but npu_transfer_proxy is running. ..."
+    (
+        "E init_runtime: Device will use adb forward to communicate, but npu_transfer_proxy is running. "
+        "Please kill it manually, or it will lead to conflict.",
+        "rknn-s20b-npu-transfer-proxy-conflict",
+        ("ps aux | grep npu_transfer_proxy", "device_id"),
+    ),
+    # rknn_base: "If set do_quantization = True or auto_hybrid = True, dataset file need be provided. But it`s
+    # value is None!"
+    (
+        "E build: If set do_quantization = True or auto_hybrid = True, dataset file need be provided. "
+        "But it`s value is None!",
+        "rknn-s20b-build-dataset-none",
+        ("dataset='./dataset.txt'", "do_quantization=False"),
+    ),
+    # rknn_base: "If a quantized model has been import, please set do_quantization = False."
+    (
+        "E build: If a quantized model has been import, please set do_quantization = False.",
+        "rknn-s20b-build-prequantized-model",
+        ("build(do_quantization=False)", "QuantizeLinear"),
+    ),
+    # rknn_base: "The '.pth' suffix is not supported, please use 'torch.jit.trace' to save the model, and with
+    # '.pt' as the suffix name!"
+    (
+        "E load_pytorch: The '.pth' suffix is not supported, please use 'torch.jit.trace' to save the model, "
+        "and with '.pt' as the suffix name!",
+        "rknn-s20b-load-pytorch-pth",
+        ("traced.save('model.pt')", "input_size_list"),
+    ),
+    # rknn_base: "If 'inputs' set, the 'input_size_list' should be set also!"
+    (
+        "E load_onnx: If 'inputs' set, the 'input_size_list' should be set also!",
+        "rknn-s20b-input-size-list-without-inputs",
+        ("only one of inputs and input_size_list", "inputs=['images']"),
+    ),
+    # rknn_base: "Invalid quantized_dtype '{}', ..."
+    (
+        "E config: Invalid quantized_dtype 'asymmetric_affine-u8'",
+        "rknn-s20b-config-invalid-quant-option",
+        ("quantized_dtype='asymmetric_affine-u8'", "asymmetric_quantized-8"),
+    ),
+    # ---- s19d (test_knowledge_trt_rknn_ascend_s19d.py) ----
+    # --- RKNN: connected-board client (librknn_api.so) ---
+    (
+        "E RKNNAPI: rknn_init,  server connect fail!  ret = -9(ERROR_PIPE)!",
+        "rknn-s19d-api-server-connect-fail",
+        ("-9(ERROR_PIPE)", "adb devices", "rknn_server"),
+    ),
+    (
+        "E NPUTransfer(4321): Cannot connect to proxy: Connection refused",
+        "rknn-s19d-api-server-connect-fail",
+        ("Connection refused", "restart_rknn.sh"),
+    ),
+    (
+        "E RKNNAPI: rknn_init,  recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 12!",
+        "rknn-s19d-api-msg-exchange-fail",
+        ("rknn_init", "MsgLoadAck"),
+    ),
+    ("E RKNNAPI: RKNN VERSION UNMATCH!", "rknn-s19d-api-version-unmatch", ("librknnrt.so", "rknn_server")),
+    (
+        "E RKNNAPI: rknn_inputs_set,  inputs[1].buf wrong, buf = 0x7fzz, size = 4800 (attr.size = 1200), "
+        "pass through = 0!",
+        "rknn-s19d-api-input-buffer-size",
+        ("input 1", "4800 bytes", "1200 bytes"),
+    ),
+    ("E RKNNAPI: rknn_inputs_set,  n_inputs = 1, expect 3!", "rknn-s19d-api-input-count", ("1 input", "(3)")),
+    ("E RKNNAPI: rknn_run,  input 2 hasn't been seted!", "rknn-s19d-api-input-not-set", ("input 2",)),
+    (
+        "E RKNNAPI: Set input failed! only support uint8 dtype, please check your inputs of "
+        "rknn.inference()!",
+        "rknn-s19d-api-uint8-only",
+        ("astype(np.uint8)",),
+    ),
+    (
+        "E RKNNAPI: SET_CORE_MASK fail, ack = ACK_FAIL, expect = ACK_SUCC! Please confirm that it is called "
+        "on "
+        "multi-core NPU platforms!",
+        "rknn-s19d-api-core-mask-single-core",
+        ("NPU_CORE_AUTO", "ACK_FAIL"),
+    ),
+    (
+        "W RKNNAPI: Input[1]:zz_mask n_dims = 2, mean_values and std_values is invalid!",
+        "rknn-s19d-api-mean-std-ndims",
+        ("zz_mask", "2 dimensions"),
+    ),
+    # --- RKNN: compiler and its runtime (librknnc.so) ---
+    (
+        "E RKNN: [10:00:00.000] Meet RKNN unsupport Operator: name = '/zz/ZzOp_3', type = ZzOp, it will be "
+        "treated as a custom operator. Please call rknn_register_custom_ops in the RKNN C API to register "
+        "the "
+        "operator.",
+        "rknn-s19d-compiler-unsupported-op-custom",
+        ("ZzOp", "/zz/ZzOp_3", "rknn_register_custom_ops"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] Depthwise: Invalid kernel width of 11. Must be an integer in [1, 8]",
+        "rknn-s19d-compiler-layer-param-range",
+        ("Depthwise", "kernel width", "11", "[1, 8]"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] Layer configuration has exceeded hardware limitation",
+        "rknn-s19d-compiler-hw-limit",
+        ("input resolution",),
+    ),
+    (
+        "E RKNN: [10:00:00.000] RK3588 library do not support generate RK3566/RK3568 rknn model, exit now",
+        "rknn-s19d-compiler-target-library-mismatch",
+        ("RK3566/RK3568", "target_platform"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] Conv: quantize parameter error, clip_truncate must >=0, plz make sure "
+        "bias_scale > weight_scale * input_scale",
+        "rknn-s19d-compiler-bias-scale",
+        ("weight_scale * input_scale",),
+    ),
+    (
+        "E RKNN: [10:00:00.000] dynamic shape parameter is invalid. onnx models(3) vs dynamic shape(1)!",
+        "rknn-s19d-compiler-dynamic-shape-count",
+        ("3 inputs", "3 shapes"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] invalid model path: ./zz.rknn, real_model_offset(0) + real_model_size(9999) "
+        "> "
+        "total_file_size(100)",
+        "rknn-s19d-runtime-invalid-magic",
+        ("./zz.rknn", "git lfs pull"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] failed to check rknpu hardware version: 0x0",
+        "rknn-s19d-runtime-open-device",
+        ("0x0", "/dev/dri/renderD129"),
+    ),
+    (
+        "E RKNN: [10:00:00.000] the size of channel_mean, channel_std, channel_order must be equal",
+        "rknn-s19d-compiler-mean-std-size",
+        ("mean_values=[[0, 0, 0]]",),
+    ),
+    (
+        "W RKNN: [10:00:00.000] Transpose will fallback to CPU, because input shape has exceeded the max "
+        "limit, "
+        "height(64) * width(9000) = 576000, required product no larger than 16384!",
+        "rknn-s19d-compiler-transpose-cpu-fallback",
+        ("64", "9000", "16384"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+# ---- h23u2 (test_knowledge_edge_vendor_wording_h23u2.py) ----
+
+# (the tool's own line, the family it names)
+MARKED = [
+    # rknn-toolkit2 2.5.0 rknn/api/lib/linux-x86_64/librknn_api.so
+    (
+        "I NPUTransfer(5123): Starting NPU Transfer Client, Transfer version 2.2.2 (12abf2a@2024-09-02)",
+        "rknn",
+    ),
+    ("E NPUTransfer(5123): Alloc buffer failed!, size = 4096", "rknn"),
+    # qualcomm/fastrpc inc/adsp_*.h: the skel URI a failed open quotes
+    (
+        "Error 0x80000406: remote_handle64_open failed for file:///libggml-htp-v79.so?htp_iface_skel_handle_invoke"
+        "&_modver=1.0&_dom=cdsp",
+        "qualcomm",
+    ),
+    ("uri file:///libmy_npu_skel_v73.so?my_npu_skel_handle_invoke&_modver=1.0", "qualcomm"),
+    # onnxruntime-qnn 2.7.0 QnnHtp.dll / QnnHtpPrepare.dll
+    ("opt.cc:2837::ERROR:Graph prepare failed during optimization with err: 17, Fatal Optimize", "qualcomm"),
+    # the QAIRT converters' package as a path
+    (
+        '  File "/sdk/2.40.0/lib/python/qti/aisw/converters/onnx/onnx_to_ir.py", line 643, in convert\n'
+        "    raise RuntimeError('bad input')",
+        "qualcomm",
+    ),
+    (
+        '  File "C:\\sdk\\lib\\python\\qti\\aisw\\converters\\onnx\\onnx_to_ir.py", line 12, in convert',
+        "qualcomm",
+    ),
+    # llama.cpp ggml/src/ggml-hexagon
+    ("ggml-hex: HTP0 dspqueue_create failed: 0x0000000e", "qualcomm"),
+    # ai-edge-litert 2.3.0 libLiteRt.so
+    (
+        "An older version of this builtin might be supported. Are you using an old binary?",
+        "tflite",
+    ),
+    (
+        "Select TensorFlow op(s), included in the given model, is(are) not supported by this interpreter.",
+        "tflite",
+    ),
+    # alibaba/MNN tools/converter/source
+    ("Check failed: (notSupportOps.size()) == (0). Convert Failed", "mnn"),
+    ("ReductionTflite.cpp:67: Check failed: false ==> Not Supported!!! Reduction Op: 12", "mnn"),
+    ("Not Support This Pooling Type: FractionalMaxPool", "mnn"),
+    ("Const Data Type Not Supported!!!==> 19", "mnn"),
+    ("Framework Input ERROR or Not Support This Model Type Now!", "mnn"),
+    # Tencent/ncnn src/net.cpp: the Extractor's hint
+    ('find_blob_index_by_name img failed\nTry\n    ex.input("in0", in0);', "ncnn"),
+    ('find_blob_index_by_name score failed\nTry\n    ex.extract("out0", out0);', "ncnn"),
+    # Core ML's runtime log, Apple's BNNS Graph compile error
+    ("[coreml] Failure in -executePlan:error:.", "coreml"),
+    ("BNNS Graph Compile: Function main has tensor x as both an input and output.", "coreml"),
+]
+
+
+@pytest.mark.parametrize(("line", "family"), MARKED, ids=[f"{f}-{i}" for i, (_, f) in enumerate(MARKED)])
+def test_the_tool_s_own_line_names_it(line: str, family: str) -> None:
+    assert detect_families(line)[:1] == [family]
+
+
+def test_an_unnamed_gguf_magic_check_is_not_rkllm_s(kb: KnowledgeBase) -> None:
+    """The RKLLM runtime reads its model with a GGUF-style header check whose wording llama.cpp also prints:
+    the entry's pattern counts only where RKLLM is named."""
+    shown = answer(kb, "gguf_init_from_file: invalid magic characters 'abcd'")
+    assert not shown.matches or shown.matches[0].entry.id != "rkllm-invalid-model-magic"
+
+
+def test_a_log_scan_reports_the_rkllm_line(kb: KnowledgeBase) -> None:
+    log = "rkllm init start\nI rkllm: loading model\nfailed to malloc npu memory\nrkllm_init failed\n"
+    problems = scan_log(io.StringIO(log), kb)
+    assert any(p.matches[0].entry.id == "rkllm-npu-malloc-failed" for p in problems)
+
+
+# ---- s18d (test_knowledge_qualcomm_rknn_sources_s18d.py) ----
+
+
+def test_lite2_input_captures_stop_at_the_value(kb: KnowledgeBase) -> None:
+    top = kb.lookup("E Unsupport inputs[0].dtype: float16x. Please check.", top=1)[0]
+    assert top.entry.id == "rknn-s18d-lite2-input-dtype"
+    assert dict(top.captures) == {"index": "0", "dtype": "float16x"}
+
+
+# ---- s20b (test_knowledge_qualcomm_rknn_sources_s20b.py) ----
+
+
+def test_driver_versions_captured_exactly(kb: KnowledgeBase) -> None:
+    top = kb.lookup(
+        "E RKNN: Mismatch driver version, librknnmrt.so requires driver version >= 0.9.2, but you have "
+        "driver version: 0.8.8 which is incompatible!",
+        top=1,
+    )[0]
+    assert dict(top.captures) == {"file": "librknnmrt.so", "version": "0.9.2", "version2": "0.8.8"}
+
+
+def test_fallback_capture_stops_at_the_name(kb: KnowledgeBase) -> None:
+    top = kb.lookup("E RKNN: op: TopK, name: /post/TopK_1, fallback cpu failed", top=1)[0]
+    assert dict(top.captures) == {"op_type": "TopK", "op": "/post/TopK_1"}
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # any tool's "failed to open model": the RKNN entry answers it only after the runtime's "RKNN:" prefix
+        ("Failed to open model: /srv/zz/detector.onnx", "rknn-s20b-model-file-open-failed"),
+        # a symbol another library could not resolve is no QNN HTP stub of another release
+        ("Failed to resolve symbol 'zz_plugin_init' in libzz.so", "qualcomm-s20b-stub-symbol-missing"),
+    ],
+)
+def test_generic_wording_is_not_claimed(kb: KnowledgeBase, message: str, entry: str) -> None:
+    found = kb.answer(message)
+    assert not (found.confident and found.matches[0].entry.id == entry)
+
+
+# ---- rknn_code_cards (test_knowledge_rknn_code_cards.py) ----
+
+
+def test_rknn_init_failure_answers_with_the_data_type_line_before_it(kb: KnowledgeBase) -> None:
+    """The return code's card (RKNN_ERR_FAIL) says what the code means in general: the runtime's own line
+    before it, an operator it cannot run for a data type, answers first; the code stays in the answer."""
+    text = (
+        "I RKNN: [08:10:11.000] RKNN Runtime Information, librknnrt version: 1.5.2\n"
+        "E RKNN: [08:10:11.123] Meet unsupported Cast, dtype = 7\n"
+        "E RKNN: [08:10:11.124] rknn_init, load model failed!\nrknn_init fail! ret=-1"
+    )
+    found = kb.lookup(text, top=5)
+    assert found[0].entry.id == "rknn-meet-unsupported-abc-dtype"
+    assert dict(found[0].captures) == {"arg": "Cast", "dtype": "7"}
+    assert "[Cast]" in found[0].cause and "float16" in found[0].fix
+    assert any(m.entry.id == "rknn-RKNN-ERR-FAIL-1" for m in found)
+
+
+def test_rknn_model_version_still_answers_a_failed_init(kb: KnowledgeBase) -> None:
+    """The return code's card goes under the line that says why, not over it."""
+    text = (
+        "E RKNN: [02:59:59.949] Invalid RKNN model version 6\n"
+        "E RKNN: [02:59:59.949] rknn_init, load model failed!\nrknn_init fail! ret=-1"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-RKNN-ERR-MODEL-INVALID-6"
+    assert dict(top.captures)["version"] == "6"
+
+
+def test_a_code_card_follows_the_line_that_says_why(kb: KnowledgeBase) -> None:
+    """RKNN's return-code cards (level 'code') go under the runtime's own line, and stay in the answer."""
+    text = (
+        "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!\n"
+        "Exception: RKNN init failed. error code: RKNN_ERR_FAIL"
+    )
+    found = kb.lookup(text, top=3)
+    assert [m.entry.id for m in found[:2]] == ["rknn-no-npu-driver", "rknn-RKNN-ERR-FAIL-1"]
+
+
+# ---- rknn_submit (test_knowledge_rknn_submit.py) ----
+
+
+@pytest.mark.parametrize("bang", ["!", ""])
+def test_failed_to_submit_names_the_op_in_both_forms(kb: KnowledgeBase, bang: str) -> None:
+    text = (
+        f"E RKNN: [07:15:34.839] failed to submit{bang}, op id: 42, op name: Split:/Gather_64_2sl_2sp, "
+        "flags: 0x5, task start: 8, task number: 2, run task counter: 0, int status: 0"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-failed-to-submit"
+    assert dict(top.captures) == {"arg": "42", "op": "Split:/Gather_64_2sl_2sp"}
+    assert "Split:/Gather_64_2sl_2sp" in top.cause
+
+
+def test_another_submit_failure_is_no_pattern_match(kb: KnowledgeBase) -> None:
+    """Without the op id and name the runtime prints, at most a partial match (medium confidence)."""
+    found = [m for m in kb.lookup("failed to submit the job, op id unknown", top=5)]
+    assert not any(m.entry.id == "rknn-failed-to-submit" and m.reason.startswith("pattern") for m in found)
+
+
+# ---- round10 (test_knowledge_round10.py) ----
+
+# (entry id, message from the source's wording with our own values, values the answer must show)
+VALUE_CASES = [
+    (
+        "rknn-failed-to-submit",
+        "E RKNN: [08:00:01.100] failed to submit!, op id: 7, op name: MaxPool:/pool/MaxPool, flags: 0x5, "
+        "task start: 2, task number: 9, run task counter: 0, int status: 0",
+        ("MaxPool:/pool/MaxPool", "rknn_dup_context"),
+    ),
+]
+
+
+test_the_entry_answers_first_with_the_message_values = answered_first_with_values(VALUE_CASES)
+
+
+# ---- round12 (test_knowledge_round12.py) ----
+
+
+def test_the_rknn_register_field_overflow_quotes_value_and_limit(kb: KnowledgeBase) -> None:
+    text = (
+        "E RKNN: [08:09:10.111] REGTASK: The bit width of field value exceeds the limit, target: v2, offset: "
+        "0x4020, shift = 0, limit: 0xffff, value: 0x12000"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-regtask-field-bit-width-exceeded"
+    assert "0x12000" in top.cause and "0xffff" in top.cause
+
+
+# ---- round14 (test_knowledge_round14.py) ----
+
+
+@pytest.mark.parametrize("level", ["D", "I", "W"])
+def test_a_bare_cpp_exception_after_the_rknn_logger_is_rknns(kb: KnowledgeBase, level: str) -> None:
+    text = (
+        f"{level} RKNN: [09:15:02.417] >>>>>> start: rknn::FuseTwoLayersPass\n"
+        "terminate called after throwing an instance of 'std::out_of_range'\n"
+        "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 5)\nAborted"
+    )
+    assert kb.lookup(text, top=1)[0].entry.family == "rknn"
+
+
+def test_the_rknn_namespace_alone_names_rknn(kb: KnowledgeBase) -> None:
+    text = (
+        "terminate called after throwing an instance of 'std::out_of_range' in rknn::SplitConvPass\n"
+        "what(): vector::_M_range_check: __n (which is 7) >= this->size() (which is 1)"
+    )
+    assert kb.lookup(text, top=1)[0].entry.family == "rknn"
+
+
+def test_an_info_line_of_the_rknn_logger_is_no_problem(kb: KnowledgeBase) -> None:
+    log = "I RKNN: [09:15:02.417] compress = 0, conv_eltwise_activation_fuse = 1\nstep done\n"
+    assert scan_log(io.BytesIO(log.encode()), kb) == []
+
+
+# ---- round16 (test_knowledge_round16.py) ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rkllm init start\nfailed to allocate npu memory\nrkllm init failed",
+        "ret = rkllm_init(&handle, &param, &callback); returned -1",
+        "OSError: librkllmrt.so: cannot open shared object file: No such file or directory",
+    ],
+)
+def test_rkllm_names_rknn(kb: KnowledgeBase, text: str) -> None:
+    assert kb.lookup(text, top=1)[0].entry.family == "rknn"
+
+
+# ---- round21_forms (test_knowledge_round21_forms.py) ----
+
+CAPTURE_CASES = [
+    (
+        "E RKNN: [09:00:00.001] failed to malloc npu memory, size: 2048000000, flags: 0x2\n"
+        "E rkllm: rkllm_init failed",
+        "rknn-h23v2-failed-to-malloc-npu-memory",
+        {"value": "2048000000"},
+        "/sys/kernel/debug/rknpu/version",
+    ),
+]
+
+
+test_the_form_gets_its_entry_captures_and_fix_words = answered_with_captures(CAPTURE_CASES)
+
+
+# ---- round21_tools (test_knowledge_round21_tools.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "library"),
+    [
+        (
+            "E Catch exception when init runtime!\n"
+            'E   File "rknn/api/rknn_runtime.py", line 99, in _load_library\n'
+            "E OSError: libGAL.so: cannot open shared object file: No such file or directory",
+            "libGAL.so",
+        ),
+        ("E RKNN: OSError: librknnrt.so: cannot open shared object file: No such file", "librknnrt.so"),
+        (
+            "E init_runtime: rknn.api failed\nOSError: libOpenVX.so.1.2: cannot open shared object file",
+            "libOpenVX.so.1.2",
+        ),
+    ],
+)
+def test_rknn_runtime_library_missing(kb: KnowledgeBase, message: str, library: str) -> None:
+    found, m = first_answer(kb, message)
+    assert m.entry.id == "rknn-h23v2-runtime-library-missing"
+    assert found.confidence == "high"
+    assert dict(m.captures)["value"] == library
+    assert "librknnrt.so" in m.entry.fix and "galcore" in m.entry.fix
+
+
+# ---- h23f3 (test_knowledge_round22_sources_h23f3.py) ----
+
+
+def test_rknpu_probe_region_busy(kb: KnowledgeBase) -> None:
+    message = "[ 4.201337] RKNPU fdab0000.npu: can't request region for resource [mem 0xfdab0000-0xfdabffff]"
+    _, m = first_answer(kb, message)
+    assert m.entry.id == "rknn-h23f3-rknpu-mem-region-busy"
+    assert dict(m.captures)["value"] == "mem 0xfdab0000-0xfdabffff"
+    assert "/proc/iomem" in m.entry.fix
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_rkllm_invalid_model(kb: KnowledgeBase) -> None:
+    msg = (
+        "I rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.9.7, "
+        "platform: RK3576\nE rkllm: invalid rkllm model!"
+    )
+    assert_answered(kb, msg, ("export_rkllm", "target_platform"), entry="rkllm-invalid-model")

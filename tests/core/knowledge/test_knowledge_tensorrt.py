@@ -1,0 +1,1407 @@
+"""The knowledge tests of TensorRT (the builder, the ONNX parser, trtexec, TensorRT-LLM, Torch-TensorRT):
+each case is a vendor's own wording with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From h23s2_sources (was test_knowledge_h23s2_sources.py):
+
+* onnxruntime: providers/tensorrt/tensorrt_execution_provider.cc (``"TensorRT EP failed to create engine
+  from network for fused node: "``, ``"TensorRT EP Failed to Build Engine."``, ``LOGS_DEFAULT(INFO) <<
+  "[TensorRT EP] TensorRT subgraph MetaDef name "``, the fused nodes' ``"TRTKernel_" + graph_type + "_" +
+  graph.Name() + "_" + id``);
+  providers/nv_tensorrt_rtx (``"[NvTensorRTRTX EP] ..."``); DirectML.dll, which the DirectML EP loads;
+* TensorRT's ONNX parser (onnx/onnx-tensorrt): onnx2trt_utils.cpp, ShapedWeights.cpp, importerUtils.cpp,
+  onnxOpImporters.cpp, onnxOpCheckers.cpp lines, and the Myelin compiler's ``SSA validation FAIL``.
+
+From qnn_setup (was test_knowledge_qnn_setup.py):
+
+Issue 23, rounds 10-11's generic answers: onnxruntime's QNN execution provider failing to set up its
+backend (backend, device, a precompiled EPContext binary) and QNN refusing a node's op config were answered
+with the Qualcomm family card, and TensorRT's runtime destroyed before its engines with the generic "Error
+Code 3" card.  Each case is written from the vendors' own wording (onnxruntime's qnn_backend_manager.cc and
+qnn_execution_provider.cc, QNN's QnnGraph.h / QnnDevice.h, the strings of TensorRT's lean runtime) with values
+of our own, never an evaluation message; the answer must name what the message carries and pass the bench's
+judge.
+
+From round10 (was test_knowledge_round10.py).
+
+From round13 (was test_knowledge_round13.py):
+
+* TensorRT's magic-tag check (the TensorRT 7 ``coreReadArchive.cpp (N) - Serialization Error in
+  verifyHeader`` line and the later ``magicTag == kMAGIC_TAG`` assertions) says the file is no engine;
+
+From round21_forms (was test_knowledge_round21_forms.py).
+
+From round22_forms (was test_knowledge_round22_forms.py).
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): TensorRT's lazily loaded libraries (and
+glibc 2.41's executable-stack refusal).
+
+From s20g (was test_knowledge_round25_dev_s20g.py):
+
+Issue 23, round 25's dev forms answered at their cause (s20g): onnx-tensorrt's uncaught attribute lookup
+and TensorRT 7's constant-only Range; the CoreML execution provider's zero-element input and
+onnxruntime-gpu's TensorRT plugin registration.
+
+From s18a (was test_knowledge_specific_s18a.py):
+
+Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
+optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
+during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
+reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
+inner-error cards send the reader to.
+
+Each message is written from the vendor's own wording (TensorRT's setBindingDimensions conditions and
+onnxruntime's TensorrtLogger prefix, inference_session.cc, onnx's schema.cc, tensorflow/lite/core/c/common.h,
+CANN's '<code>: Inner Error!' layout) with names and values of our own; none is a message of the evaluation
+set.
+
+From trt_ort_sources (was test_knowledge_trt_ort_sources.py):
+
+Issue 23, TensorRT and onnxruntime from their own wording (branch h23x): one message per new entry,
+written with names and values of our own from the wording of NVIDIA's "Understanding Error Messages" table,
+the TensorRT lean runtime's strings and onnxruntime's sources (never an evaluation message).  Each must be
+the top answer, carry the message's op/tensor/shape/value into its advice, and be judged specific by the
+evaluation's judge; the envelope it used to be answered by stays below it.
+
+From trt_parser_forms (was test_knowledge_trt_parser_forms.py):
+
+Issue 23, TensorRT's ONNX parser (branch h23n2): its messages written from onnx-tensorrt's own format
+strings (Status.hpp's ``ASSERT``/``ASSERT_NODE``, ModelImporter.cpp's ``While parsing node number`` and
+``ERROR: file:line In function f:`` lines, TensorRT's pyOnnx.cpp ``In node N with name: X and operator: Y
+(func): CODE: desc``) with names and values of our own (never an evaluation message).
+
+An assertion under a file or graph ErrorCode (``MODEL_DESERIALIZE_FAILED``, ``INVALID_GRAPH``...) is no
+requirement of a node: the importer's clauses stay silent there, and the failed deserialisation has its own
+answer; a node's assertion names the node's number, name and importer.
+
+From s19d (was test_knowledge_trt_rknn_ascend_s19d.py):
+
+Branch s19d: TensorRT's, Rockchip's and Ascend's message classes no entry covered, from their own sources.
+
+* TensorRT: trtexec's option and shape checks (NVIDIA/TensorRT samples/common/sampleOptions.cpp,
+  sampleEngines.cpp, sampleInference.cpp, samples/trtexec/trtexec.cpp), Polygraphy's runner and surgeon
+  checks (tools/Polygraphy), DeepStream's Gst-nvinfer (sources/libs/nvdsinfer, gst-nvinfer), Torch-TensorRT's
+  missing converters (core/conversion/conversion.cpp, dynamo _TRTInterpreter.py), and two
+  builder reasons read out of an ``Error Code N`` card (a dynamic input without profile dimensions, a
+  concatenation whose inputs disagree);
+
+From s20e (was test_knowledge_trt_trtllm_torch_onnx_s20e.py):
+
+Branch s20e: TensorRT's ONNX parser, TensorRT-LLM and the dynamo-based torch.onnx exporter, the forms no
+entry covered, from their own sources.
+
+* TensorRT's ONNX parser (onnx/onnx-tensorrt 10.1: ModelImporter.cpp parseNode / parse / parseFromFile,
+  onnxOpImporters.cpp Dropout and EyeLike importers);
+* Polygraphy's engine loader and TensorRT runner (NVIDIA/TensorRT tools/Polygraphy: backend/trt/loader.py,
+  runner.py);
+* TensorRT-LLM (NVIDIA/TensorRT-LLM: cpp/tensorrt_llm/runtime/worldConfig.cpp, docs/source/reference/
+  memory.md) and its Python package and CLIs as markers of the tensorrt family;
+
+From h23 (was test_knowledge_vendor_forms_h23.py):
+
+Issue 23: message forms that had no entry of their tool, each from the vendor's own wording (OpenVINO's GPU
+plugin force exit, TensorRT's CASK runner failure, coremltools' numpy type mapping, the older ONNX parser's
+unsupported node, MNN's missing module outputs, onnx's duplicate metadata keys, TFLite's arena size check),
+and entries that now name what they captured (onnx2ncnn's unsupported attribute, TensorRT's
+no-supported-formats assertion; its internal-assertion entry also without the source location); names and
+values are our own, none is a message of the evaluation set.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from bench.eval_explain import specific
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from dumpscope.core.knowledge.answer import confidence_of
+from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.kb import named_families
+from tests.support.advice import (
+    answered_by_entry,
+    answered_first_with_values,
+    answered_with_captures,
+    assert_advice,
+    assert_answered,
+)
+
+CASES = [
+    # ---- round22_forms (test_knowledge_round22_forms.py) ----
+    (
+        "[01/02/2024-10:00:00] [TRT] [E] 3: getPluginCreator could not find plugin: MyRoiAlign_TRT "
+        "version: 2",
+        "tensorrt-plugin-registry-creator-not-found",
+        ("MyRoiAlign_TRT", "version 2", "init_libnvinfer_plugins"),
+    ),
+    (
+        "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+        "  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaGetDeviceCount(&count): "
+        "initialization error (/build/cpp/tensorrt_llm/common/cudaUtils.h:123)",
+        "tensorrt-trtllm-cuda-runtime-error",
+        ("cudaGetDeviceCount", "'initialization error'", "cudaUtils.h:123", "nvidia-smi"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "RuntimeError: [Error thrown at core/util/trt_util.cpp:212] axis >= 0 && axis < d.nbDims "
+        "ASSERT FAILED at core/util/trt_util.cpp:212, consider filing a bug: https://www.github.com/NVIDIA/Torch-TensorRT/issues\n"
+        "    ERROR: Index to squeeze is out of bounds.",
+        "tensorrt-torch-tensorrt-assert-failed",
+        ("axis >= 0 && axis < d.nbDims", "core/util/trt_util.cpp:212", "torch_executed_ops"),
+    ),
+    # ---- s20e (test_knowledge_trt_trtllm_torch_onnx_s20e.py) ----
+    # --- TensorRT's ONNX parser ---
+    (
+        "[E] [TRT] ModelImporter.cpp:954: ERROR: ModelImporter.cpp:253 In function parseNode:\n"
+        "[6] Invalid Node - /zz/Cast_3\n"
+        "Assertion failed: legalUINT8: TensorRT does not support UINT8 types for intermediate tensors!",
+        "tensorrt-s20e-parser-uint8-intermediate",
+        ("network input or output", "x.float()"),
+    ),
+    (
+        "[8] Assertion failed: !trainingMode[0]: TensorRT does not support the Dropout operator in training "
+        "mode.",
+        "tensorrt-s20e-parser-dropout-training-mode",
+        ("model.eval()", "training_mode"),
+    ),
+    (
+        "In node 4 (importDropout): UNSUPPORTED_NODE: Assertion failed: inputs.at(2).is_weights(): "
+        "This Version of TensorRT only supports the training_mode input as an initializer.",
+        "tensorrt-s20e-parser-dropout-training-mode",
+        ("--fold-constants", "TrainingMode.EVAL"),
+    ),
+    (
+        "[8] Assertion failed: !isDynamic(dims): Eyelike does not work for dynamically shaped tensors.",
+        "tensorrt-s20e-parser-eyelike-dynamic",
+        ("EyeLike", "--override-input-shapes"),
+    ),
+    (
+        'ERROR: ModelImporter.cpp:120 In function parseNode:\n[7] Assertion failed: false && "ONNX graph '
+        'contains nested structures that exceed the maximum allowed by TensorRT!"',
+        "tensorrt-s20e-parser-nested-subgraph-depth",
+        ("24 levels", "inline_local_functions"),
+    ),
+    (
+        "[E] [TRT] ModelImporter.cpp:902: Input is not a regular file: /zz/exported_dir",
+        "tensorrt-s20e-parser-not-regular-file",
+        ("/zz/exported_dir is a directory", "--onnx=/zz/exported_dir/model.onnx"),
+    ),
+    (
+        "[E] [TRT] ModelImporter.cpp:704: Parse was called with a non-empty network definition",
+        "tensorrt-s20e-parser-non-empty-network",
+        ("new network and a new parser", "create_network"),
+    ),
+    # --- Polygraphy (NVIDIA/TensorRT tools/Polygraphy/polygraphy/backend/trt: loader.py, runner.py) ---
+    (
+        "[E] IRuntime::deserializeCudaEngine: Error Code 1: Serialization (Serialization assertion "
+        "stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match.)\n"
+        "[!] Could not deserialize engine. See log for details.",
+        "tensorrt-s20e-polygraphy-engine-deserialize-failed",
+        ("deserialize_cuda_engine returned None", "--version-compatible", "--plugins"),
+    ),
+    (
+        "[!] Invalid Context. See error log for details.",
+        "tensorrt-s20e-polygraphy-invalid-context",
+        ("create_execution_context", "--allocation-strategy profile"),
+    ),
+    (
+        "[!] `execute_async_v3()` failed. Please see the logging output above for details.",
+        "tensorrt-s20e-polygraphy-execute-failed",
+        ("execute_async_v3", "CUDA_LAUNCH_BLOCKING=1"),
+    ),
+    # --- TensorRT-LLM ---
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: Can't allocate new blocks. No free blocks left. "
+        "(/zz/cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp:77)",
+        "tensorrt-s20e-trtllm-kv-cache-no-free-blocks",
+        ("kv_cache_free_gpu_mem_fraction", "in-flight batching"),
+    ),
+    (
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: MPI size 1 != TP size 4 * PP size 2 "
+        "(/zz/cpp/tensorrt_llm/runtime/worldConfig.cpp:98)",
+        "tensorrt-s20e-trtllm-mpi-size-tp-pp",
+        ("tensor parallelism 4", "pipeline parallelism 2", "with 1 MPI process", "mpirun -n"),
+    ),
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: MPI size 2 != TP size 1 * PP size 1 * CP Size 1 "
+        "(/zz/worldConfig.cpp:90)",
+        "tensorrt-s20e-trtllm-mpi-size-tp-pp",
+        ("with 2 MPI process",),
+    ),
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: Detect 3 GPUs, the GPU number is incompatible with 8 "
+        "gpusPerNode when MPI size is 4 (/zz/cpp/tensorrt_llm/runtime/worldConfig.cpp:104)",
+        "tensorrt-s20e-trtllm-gpus-per-node",
+        ("sees 3 GPU", "4 MPI ranks", "8 GPUs per node", "CUDA_VISIBLE_DEVICES"),
+    ),
+    (
+        '  File "/zz/site-packages/tensorrt_llm/commands/build.py", line 437, in build_model\n'
+        "    assert architecture in MODEL_MAP, \\\n"
+        "AssertionError: Unsupported model architecture: ZzForCausalLM",
+        "tensorrt-s20e-trtllm-unsupported-architecture",
+        ("architecture ZzForCausalLM", "convert_checkpoint.py"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+CONFIDENT_CASES = [
+    # ---- s19d (test_knowledge_trt_rknn_ascend_s19d.py) ----
+    # --- trtexec ---
+    (
+        "[11/29/2026-10:00:00] [E] Static model does not take explicit shapes since the shape of inference "
+        "tensors will be determined by the model itself",
+        "tensorrt-s19d-trtexec-static-model-shapes",
+        ("--minShapes", "dynamic_axes"),
+    ),
+    (
+        "[E] The engine was built with static shapes for input tensor zz_pixels but the provided shapes do "
+        "not match the static shapes!",
+        "tensorrt-s19d-trtexec-static-engine-shape-mismatch",
+        ("zz_pixels", "--shapes=zz_pixels:"),
+    ),
+    (
+        '[E] Cannot find input tensor with name "zz_in" in the engine bindings! Please make sure the input '
+        "tensor names are correct.",
+        "tensorrt-s19d-trtexec-input-name-not-found",
+        ('"zz_in"', "engine bindings", "polygraphy inspect model"),
+    ),
+    (
+        "[E] Invalid tensor names found in --loadInputs flag.",
+        "tensorrt-s19d-trtexec-shapes-invalid-names",
+        ("--loadInputs",),
+    ),
+    ("[E] Set optimization profile failed. ", "tensorrt-s19d-trtexec-set-profile-failed", ("--useProfile",)),
+    (
+        "[E] Unable to create execution context. ",
+        "tensorrt-s19d-trtexec-context-creation-failed",
+        ("--allocationStrategy", "--maxShapes"),
+    ),
+    (
+        "[E] Unknown option: --zzWorkspace 4096",
+        "tensorrt-s19d-trtexec-unknown-option",
+        ("--zzWorkspace", "--memPoolSize=workspace"),
+    ),
+    (
+        "[E] stoi conversion failure: failed to parse minShapes/optShapes/maxShapes. Please double check "
+        "your "
+        "input string.",
+        "tensorrt-s19d-trtexec-shape-spec-parse",
+        ("minShapes/optShapes/maxShapes", "1x3x640x640"),
+    ),
+    (
+        "[E] Multiple --minShapes/--optShapes/--maxShapes without --profile are not allowed. ",
+        "tensorrt-s19d-trtexec-multiple-shapes-without-profile",
+        ("--profile=0",),
+    ),
+    (
+        "[E] Unknown memory pool: zzPool",
+        "tensorrt-s19d-trtexec-unknown-memory-pool",
+        ("zzPool", "workspace"),
+    ),
+    (
+        "[E] Cannot find plugin creator getter symbol from plugin library: libzz_plugin.so",
+        "tensorrt-s19d-trtexec-plugin-getter-missing",
+        ("libzz_plugin.so", 'extern "C"', "nm -D libzz_plugin.so"),
+    ),
+    (
+        "[E] The --output flag should not be used with ONNX models.",
+        "tensorrt-s19d-trtexec-output-flag-onnx",
+        ("--output",),
+    ),
+    (
+        "[E] Shape tensor zz_dims has unexpected type FP16",
+        "tensorrt-s19d-trtexec-shape-tensor-type",
+        ("zz_dims", "FP16", "INT64"),
+    ),
+    (
+        "[W] Dynamic dimensions required for input: zz_in, but no shapes were provided. Automatically "
+        "overriding shape to: 1x3x1x1",
+        "tensorrt-s19d-trtexec-dynamic-dims-defaulted",
+        ("zz_in", "1x3x1x1", "--minShapes=zz_in:"),
+    ),
+    # --- Polygraphy ---
+    (
+        "[!] For input: zz_in, failed to set shape to: (1, 3, 999, 999)",
+        "tensorrt-s19d-polygraphy-input-shape-set-failed",
+        ("zz_in", "(1, 3, 999, 999)", "--trt-max-shapes"),
+    ),
+    (
+        "[!] Input tensor: zz_in | Received unexpected dtype: float64.\nNote: Expected type: float32",
+        "tensorrt-s19d-polygraphy-input-incompatible",
+        ("zz_in", "float64", "float32"),
+    ),
+    (
+        "[!] Input tensor: zz_in | Received incompatible shape: (1, 3, 64).\nNote: Expected a shape "
+        "compatible "
+        "with: BoundedShape([1, 3, 64, 64])",
+        "tensorrt-s19d-polygraphy-input-shape-incompatible",
+        ("zz_in", "(1, 3, 64)", "--input-shapes zz_in:"),
+    ),
+    (
+        "[E] In node 3 (importZz): UNSUPPORTED_NODE: Assertion failed: zz\n[!] Could not parse ONNX "
+        "correctly",
+        "tensorrt-s19d-polygraphy-onnx-parse-failed",
+        ("polygraphy surgeon sanitize",),
+    ),
+    (
+        "[!] Tensor: /zz/block/Conv_output_0 does not exist in the model.",
+        "tensorrt-s19d-polygraphy-tensor-not-in-model",
+        ("/zz/block/Conv_output_0", "name:auto"),
+    ),
+    (
+        "[!] Failed to set optimization profile to: 3",
+        "tensorrt-s19d-polygraphy-profile-set-failed",
+        ("profile 3",),
+    ),
+    # --- Torch-TensorRT ---
+    (
+        "RuntimeError: [Error thrown at core/conversion/conversion.cpp:109] Expected converter to be true "
+        "but "
+        "got false\nUnable to convert node: %y.1 : Tensor = aten::zz_op(%x.1) (conversion.AddLayer)\nSchema: "
+        "aten::zz_op(Tensor self) -> (Tensor)\nConverter for aten::zz_op requested, but no such converter "
+        "was "
+        "found.",
+        "tensorrt-s19d-torchtrt-ts-no-converter",
+        ("aten::zz_op", "torch_executed_ops=['aten::zz_op']"),
+    ),
+    (
+        "torch_tensorrt.dynamo.conversion._TRTInterpreter.UnsupportedOperatorException: Conversion of "
+        "function "
+        "torch._ops.aten.zz_op.default not currently supported!",
+        "tensorrt-s19d-torchtrt-fx-conversion-unsupported",
+        ("torch._ops.aten.zz_op.default", "torch_executed_ops"),
+    ),
+    # --- DeepStream Gst-nvinfer ---
+    (
+        "ERROR from primary_gie: Failed to create NvDsInferContext instance\nDebug info: "
+        "gstnvinfer.cpp(809): "
+        "gst_nvinfer_start (): /GstPipeline:pipeline/GstBin:primary_gie_bin/GstNvInfer:primary_gie:\n"
+        "Config file path: /zz/config_infer_zz.txt, NvDsInfer Error: NVDSINFER_CUSTOM_LIB_FAILED",
+        "tensorrt-s19d-deepstream-context-create-failed",
+        ("/zz/config_infer_zz.txt", "NVDSINFER_CUSTOM_LIB_FAILED"),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::buildModel() "
+        "<nvdsinfer_context_impl.cpp:2000> "
+        "[UID = 1]: build engine file failed",
+        "tensorrt-s19d-deepstream-build-engine-failed",
+        ("onnx-file", "trtexec --onnx"),
+    ),
+    (
+        "ERROR: Cannot access ONNX file '/zz/models/zz_det.onnx'",
+        "tensorrt-s19d-deepstream-model-file-missing",
+        ("'/zz/models/zz_det.onnx'", "config file's folder"),
+    ),
+    (
+        "WARNING: Deserialize engine failed because file path: /zz/zz_b1_gpu0_fp16.engine open error",
+        "tensorrt-s19d-deepstream-engine-open-error",
+        ("/zz/zz_b1_gpu0_fp16.engine", "model-engine-file"),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Warning from NvDsInferContextImpl::deserializeEngineAndBackend() "
+        "<nvdsinfer_context_impl.cpp:1900> [UID = 1]: deserialize engine from file :/zz/zz.engine failed",
+        "tensorrt-s19d-deepstream-deserialize-engine-failed",
+        ("Delete /zz/zz.engine",),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::parseBoundingBox() "
+        "<nvdsinfer_context_impl_output_parsing.cpp:59> [UID = 1]: Could not find output bbox layer for "
+        "parsing objects",
+        "tensorrt-s19d-deepstream-output-layer-not-found",
+        ("no bbox layer", "parse-bbox-func-name"),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::fillDetectionOutput() "
+        "<nvdsinfer_context_impl_output_parsing.cpp:725> [UID = 1]: Failed to parse bboxes using custom "
+        "parse "
+        "function",
+        "tensorrt-s19d-deepstream-custom-parse-failed",
+        ("num-detected-classes",),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::initialize() "
+        "<nvdsinfer_context_impl.cpp:1100> "
+        "[UID = 1]: Could not open custom lib: libzz_parser.so: cannot open shared object file: No such file "
+        "or "
+        "directory",
+        "tensorrt-s19d-deepstream-custom-lib-open",
+        ("custom-lib-path", "ldd"),
+    ),
+    (
+        "NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::initialize() "
+        "<nvdsinfer_context_impl.cpp:1053> "
+        "[UID = 1]: Batch-size (16) more than maximum allowed batch-size (2)",
+        "tensorrt-s19d-deepstream-batch-over-limit",
+        ("(16)", "(2)", "at most 2"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+# ---- h23s2_sources (test_knowledge_h23s2_sources.py) ----
+
+TRT = [
+    "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights, while TensorRT does not "
+    "natively support INT64. Attempting to cast down to INT32.",
+    "parsers/onnx/ShapedWeights.cpp:171: Weights conv_w has been transposed with permutation of (1, 0)! If "
+    "you plan on overwriting the weights with the Refitter API, the new weights must be pre-transposed.",
+    "importerUtils.cpp:2210: Found unsupported datatype (11) when importing initializer: scale",
+    "onnxOpImporters.cpp:6128: Attribute caps_type not found in plugin node! Ensure that the plugin creator "
+    "has a default value defined or the engine may fail to build.",
+    "SSA validation FAIL: tensor add_7_out'.1__t's uses list size does not match the actual use in the "
+    "program:2 vs. 1",
+]
+
+
+@pytest.mark.parametrize("message", TRT)
+def test_tensorrt_parser_and_myelin_lines_name_tensorrt(kb: KnowledgeBase, message: str) -> None:
+    assert named_families(message)[:1] == ["tensorrt"], named_families(message)
+    ranked = kb.lookup(message, top=3)
+    assert ranked[0].entry.family == "tensorrt", ranked[0].entry.id
+
+
+def test_lookalikes_are_not_claimed() -> None:
+    # TensorRT's own logger: "TensorRT" in it is no provider's sentence
+    trt = "[TRT] [E] 4: [network.cpp::validate::3062] Error Code 4: Internal Error (TensorRT build failed)"
+    assert named_families(trt)[:1] == ["tensorrt"]
+    # an ONNX node whose name only looks like a file of the parser
+    assert "tensorrt" not in named_families(
+        "Node (ShapeTensor_3) has input size 0 not in range [min=1, max=1]."
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Default DLA is enabled but layer head/conv_3 is not supported on DLA, falling back to GPU.",
+        "act_4: ActivationLayer (with ActivationType = LEAKY_RELU) not supported for DLA.",
+        "RuntimeError: [Error thrown at core/conversion/conversionctx/ConversionCtx.cpp:169] Building "
+        "serialized network failed in TensorRT",
+    ],
+)
+def test_tensorrt_dla_and_torch_tensorrt_lines_name_tensorrt(message: str) -> None:
+    assert named_families(message)[:1] == ["tensorrt"], named_families(message)
+
+
+# ---- qnn_setup (test_knowledge_qnn_setup.py) ----
+
+CASES_QNN_SETUP = [
+    (
+        "tensorrt-runtime-destroyed-before-engines",
+        "[TRT] [E] 3: [runtime.cpp::~Runtime::401] Error Code 3: API Usage Error (Parameter check failed at: "
+        "runtime/rt/runtime.cpp::~Runtime::401, condition: mEngineCounter.use_count() == 1. Destroying a "
+        "runtime before destroying deserialized engines created by the runtime leads to undefined behavior.)",
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "message", "value"),
+    CASES_QNN_SETUP,
+    ids=[f"{i}:{c[0]}" for i, c in enumerate(CASES_QNN_SETUP)],
+)
+def test_the_setup_failure_is_answered_specifically(
+    kb: KnowledgeBase, entry_id: str, message: str, value: str
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id, (top.entry.id, top.reason)
+    if value:
+        assert value in top.cause + top.fix
+    assert specific(top) == (True, "")
+
+
+# ---- round10 (test_knowledge_round10.py) ----
+
+# (entry id, message from the source's wording with our own values, values the answer must show)
+VALUE_CASES = [
+    (
+        "tensorrt-onnx-parser-not-an-onnx-file",
+        "[libprotobuf ERROR google/protobuf/text_format.cc:298] Error parsing text-format "
+        'onnx2trt_onnx.ModelProto: 1:1: Message type "onnx2trt_onnx.ModelProto" has no field named "html".',
+        ("'html'", "git lfs pull"),
+    ),
+    (
+        "tensorrt-engine-version-tag-mismatch",
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization "
+        "(Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. "
+        "Note: Current Version: 228, Serialized Engine Version: 213)",
+        ("213", "228", "--saveEngine"),
+    ),
+    (
+        "tensorrt-cuda-runtime-error",
+        "[TRT] [E] 1: [executionContext.cpp::enqueueInternal::842] Error Code 1: Cuda Runtime (an illegal "
+        "memory access was encountered)",
+        ("executionContext.cpp::enqueueInternal::842", "'an illegal memory access was encountered'"),
+    ),
+]
+
+
+test_the_entry_answers_first_with_the_message_values = answered_first_with_values(VALUE_CASES)
+
+
+# ---- round13 (test_knowledge_round13.py) ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "coreReadArchive.cpp (38) - Serialization Error in verifyHeader: 0 (Magic tag does not match)",
+        "[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization "
+        "(Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)",
+        "[TRT] [E] 1: [runtime.cpp::parsePlan::314] Error Code 1: Serialization (Serialization assertion "
+        "plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.)",
+    ],
+)
+def test_a_file_that_is_no_engine_gets_the_magic_tag_entry(kb: KnowledgeBase, text: str) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "tensorrt-engine-magic-tag-mismatch"
+    assert "trtexec" in top.fix
+
+
+def test_an_engine_of_another_release_keeps_the_version_tag_entry(kb: KnowledgeBase) -> None:
+    text = (
+        "[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization "
+        "(Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. "
+        "Note: Current Version: 205, Serialized Engine Version: 213)"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "tensorrt-engine-version-tag-mismatch"
+
+
+# ---- round21_forms (test_knowledge_round21_forms.py) ----
+
+CAPTURE_CASES = [
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: Unsupported architecture (/src/cpp/tensorrt_llm/kernels/"
+        "contextFusedMultiHeadAttention/fmhaRunner.cpp:90)",
+        "tensorrt-h23v2-trtllm-unsupported-architecture",
+        {"value": "/src/cpp/tensorrt_llm/kernels/contextFusedMultiHeadAttention/fmhaRunner.cpp:90"},
+        "--context_fmha disable",
+    ),
+    (
+        "MyelinCheckException: hfc.cpp:99: CHECK(false) failed. "
+        "target_sm '121' does not have arch kind assigned.",
+        "tensorrt-h23v2-myelin-target-sm-no-arch",
+        {"value": "121"},
+        "support matrix",
+    ),
+    (
+        "ERROR: coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 "
+        "(Version tag does not match)",
+        "tensorrt-h23v2-verifyheader-length",
+        {"value": "Version tag does not match"},
+        "binary mode",
+    ),
+]
+
+
+test_the_form_gets_its_entry_captures_and_fix_words = answered_with_captures(CAPTURE_CASES)
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+@pytest.mark.parametrize(
+    ("msg", "entry", "named"),
+    [
+        (
+            "[TRT] [E] 6: "
+            "[libLoader.cpp::nvinfer1::rt::DynamicLibrary::Impl::Impl::294] Error Code 6: Internal "
+            "Error (Unable to load library: libnvinfer_builder_resource.so.10.3.0)",
+            "tensorrt-unable-to-load-library",
+            ("libnvinfer_builder_resource.so.10.3.0", "LD_LIBRARY_PATH"),
+        ),
+        (
+            "createInferBuilder: Error Code 6: API Usage Error (Unable to load library: "
+            "libnvinfer_builder_resource.so.10.2.0: libnvinfer_builder_resource.so.10.2.0: cannot enable "
+            "executable stack as shared object requires: Invalid argument)",
+            "tensorrt-builder-resource-execstack",
+            ("patchelf --clear-execstack libnvinfer_builder_resource.so.10.2.0", "glibc"),
+        ),
+    ],
+)
+def test_tensorrt_library_loading(kb: KnowledgeBase, msg: str, entry: str, named: tuple[str, ...]) -> None:
+    assert_answered(kb, msg, named, entry=entry)
+
+
+def test_tensorrt_unsupported_sm_assertion(kb: KnowledgeBase) -> None:
+    msg = "[F] [TRT] Assertion failed: Unsupported SM.\nC:\\src\\cuda\\caskUtils.cpp:80\nAborting..."
+    top = kb.lookup(msg, top=1)[0]
+    assert top.entry.id == "tensorrt-unsupported-sm"
+
+
+def test_torch_tensorrt_check_reads_the_checks_message(kb: KnowledgeBase) -> None:
+    msg = (
+        "RuntimeError: [Error thrown at core/conversion/converters/impl/shuffle.cpp:57] Expected in.nbDims "
+        "== 4 to be true but got false\nShuffle converter expects 4-D input, got 3"
+    )
+    top = kb.lookup(msg, top=1)[0]
+    assert top.entry.id == "tensorrt-torch-tensorrt-check-failed"
+    # the check's message is captured as its reason: an envelope, ranked under any specific entry of
+    # Torch-TensorRT that answers that line (test_knowledge_clause_forms.py, and this file's tables)
+    assert_advice(
+        top,
+        ("in.nbDims == 4", "Shuffle converter expects 4-D input, got 3", "torch_executed_ops"),
+        judged_specific=False,
+    )
+
+
+# ---- s20g (test_knowledge_round25_dev_s20g.py) ----
+
+
+def test_onnx_tensorrt_attribute_not_found(kb: KnowledgeBase) -> None:
+    msg = (
+        "terminate called after throwing an instance of 'std::out_of_range'\n"
+        "  what():  Attribute not found: pads"
+    )
+    top = assert_answered(kb, msg, ("'pads'", "opset"), entry="tensorrt-s20g-onnx-attribute-not-found")
+    assert top.entry.family == "tensorrt"
+
+
+def test_attribute_not_found_alone_is_no_tensorrt_answer(kb: KnowledgeBase) -> None:
+    """Other programs print 'Attribute not found: x' too; only the uncaught out_of_range form is
+    the parser's pattern: the bare words are at most a partial match, and the answer says so."""
+    top = kb.lookup("KeyError: Attribute not found: color", top=1)
+    assert (
+        not top
+        or top[0].entry.id != "tensorrt-s20g-onnx-attribute-not-found"
+        or (top[0].reason == "partial" and confidence_of(top[0])[0] != "high")
+    )
+
+
+def test_range_inputs_must_be_initializers(kb: KnowledgeBase) -> None:
+    msg = (
+        "ERROR: ModelImporter.cpp:162 In function parseGraph:\n[6] Invalid Node - Range_57\n"
+        "All inputs to range should be initializers."
+    )
+    assert_answered(
+        kb, msg, ("--fold-constants", "INT32"), entry="tensorrt-s20g-range-inputs-not-initializers"
+    )
+
+
+# ---- s18a (test_knowledge_specific_s18a.py) ----
+
+
+def test_trt_profile_condition_reversed_form_under_tensorrt(kb: KnowledgeBase) -> None:
+    # TensorRT 7 prints the kMAX condition with the profile first; TensorRT's own card reads it too.
+    message = (
+        "[TRT] [E] 3: [executionContext.cpp::setBindingDimensions::944] Error Code 3: API Usage Error "
+        "(Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::944, condition: "
+        "profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [4,3,640,640] for bindings[0] "
+        "exceed min ~ max range at index 0, maximum dimension in profile is 1, minimum dimension in profile "
+        "is 1, but supplied dimension is 4.)"
+    )
+    top = kb.lookup(message, top=1)[0]  # Error Code 3's card, answered by the clause
+    assert top.entry.id.endswith("+trt-api-binding-dims-outside-profile"), top.entry.id
+    assert_advice(top, ("profileMaxDims.d[i] >= dimensions.d[i]", "get_profile_shape", "--maxShapes"))
+    bare = "[E] [TRT] Parameter check failed at: engine.cpp::nvinfer1::rt::ExecutionContext::"
+    bare += "setBindingDimensions::1136, condition: profileMaxDims.d[i] >= dimensions.d[i]"
+    top = kb.lookup(bare, top=1)[0]
+    assert top.entry.id == "family-tensorrt+trt-api-binding-dims-outside-profile", top.entry.id
+
+
+# ---- trt_ort_sources (test_knowledge_trt_ort_sources.py) ----
+
+CASES_TRT_ORT_SOURCES = [
+    (
+        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, "
+        "expecting library "
+        "version 10.1.0.27 got 10.4.0.26, please rebuild.",
+        "tensorrt-plan-library-version-mismatch",
+        {"version": "10.1.0.27", "version2": "10.4.0.26"},
+    ),
+    (
+        "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got "
+        "compute 8.7, please rebuild.",
+        "tensorrt-plan-incompatible-device",
+        {"value": "8.6", "value2": "8.7"},
+    ),
+    (
+        "[E] [TRT] 4: [runtime.cpp::deserializeCudaEngine::66] Error Code 4: Internal Error (Engine "
+        "deserialization failed.)",
+        "tensorrt-engine-deserialization-failed",
+        {},
+    ),
+    (
+        "[E] [TRT] 4: [graphShapeAnalyzer.cpp::analyzeShapes::2084] Error Code 4: Miscellaneous "
+        "(IShuffleLayer "
+        "/neck/flat/Reshape: reshape changes volume. Reshaping [2,64,9,9] to [2,4096].)",
+        "tensorrt-reshape-changes-volume",
+        {"op": "/neck/flat/Reshape"},
+    ),
+    (
+        "[E] [TRT] 4: [shapeCompiler.cpp::evaluateShapeChecks::1180] Error Code 4: Internal Error "
+        "(kMAX values "
+        "for profile 1 violate shape constraints: IElementWiseLayer /blk3/Mul: dimensions not compatible)",
+        "tensorrt-profile-violates-shape-constraints",
+        {"value": "kMAX", "index": "1", "op": "/blk3/Mul"},
+    ),
+    (
+        "[E] [TRT] 1: [caskUtils.cpp::trtSmToCask::171] Error Code 1: Internal Error (Unsupported "
+        "SM: 0x1200)",
+        "tensorrt-unsupported-sm",
+        {"value": "0x1200"},
+    ),
+    (
+        "[W] [TRT] CUDA initialization failure with error: 100. Please check your CUDA installation",
+        "tensorrt-cuda-initialization-failure",
+        {"value": "100"},
+    ),
+    (
+        "[E] [TRT] Could not find scales for tensor /head/cls/Sigmoid_output_0.",
+        "tensorrt-int8-calibration-no-scales",
+        {"tensor": "/head/cls/Sigmoid_output_0"},
+    ),
+    (
+        "[W] [TRT] Tensor /stem/act/Relu_output_0 is uniformly zero; network calibration failed.",
+        "tensorrt-int8-tensor-uniformly-zero",
+        {"tensor": "/stem/act/Relu_output_0"},
+    ),
+    (
+        "[E] [TRT] 3: [executionContext.cpp::setInputShape::2068] Error Code 3: API Usage Error (Parameter "
+        "check failed, condition: engineDims.d[i] == dims.d[i]. Static dimension mismatch while "
+        "setting input "
+        "shape for pixel_values. Set dimensions are [2,3,224,224]. Expected dimensions are [1,3,224,224].)",
+        "tensorrt-static-dimension-mismatch-set-input-shape",
+        {"input": "pixel_values"},
+    ),
+    (
+        "[E] [TRT] GPU memory allocation failed during initialization of layer: /dec/attn/MatMul_2",
+        "tensorrt-gpu-memory-insufficient-for-engine",
+        {"layer": "/dec/attn/MatMul_2"},
+    ),
+    (
+        "ERROR: Network needs native FP16 and platform does not have native FP16",
+        "tensorrt-no-native-fp16",
+        {},
+    ),
+    (
+        "[E] [TRT] Builder was created on device different from current device.",
+        "tensorrt-builder-on-other-device",
+        {},
+    ),
+    (
+        "[TRT] ERROR: Custom layer decode_boxes returned non-zero initialization",
+        "tensorrt-plugin-nonzero-initialization",
+        {"layer": "decode_boxes"},
+    ),
+    (
+        "[TRT] ERROR: fc_out: bias weights has non-zero count but null values",
+        "tensorrt-weights-count-values-mismatch",
+        {"layer": "fc_out", "arg": "bias"},
+    ),
+    (
+        "[E] [TRT] 3: [executionContext.cpp::setInputShape::2013] Error Code 3: API Usage Error "
+        "(logits is not "
+        "an input tensor. IExecutionContext::setInputShape can only be called for input tensors.)",
+        "tensorrt-not-an-input-tensor",
+        {"input": "logits"},
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : TensorRT input: /enc/Loop_output_1 has no shape "
+        "specified. Please run "
+        "shape inference on the onnx model first.",
+        "onnxruntime-trt-ep-input-no-shape",
+        {"input": "/enc/Loop_output_1"},
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Load model from net.onnx failed:Deserialize tensor enc.w3 failed."
+        "tensorprotoutils.cc:1002 GetExtDataFromTensorProto External initializer: enc.w3 offset: 8192 size "
+        "to read: 65536 given file_length: 40000 are out of bounds or can not be read in full.",
+        "onnxruntime-external-data-out-of-bounds",
+        {"tensor": "enc.w3", "value3": "40000"},
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Deserialize tensor dec.bias failed.GetFileLength for "
+        "/srv/models/net.data failed:Invalid fd was supplied: -1",
+        "onnxruntime-external-data-file-missing",
+        {"tensor": "dec.bias", "path": "/srv/models/net.data"},
+    ),
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "Reshape node. "
+        "Name:'/tail/Reshape_7' Status Message: reshape_helper.h:39 i < "
+        "input_shape.NumDimensions() was false. "
+        "The dimension with value zero exceeds the dimension size of the input tensor.",
+        "onnxruntime-non-zero-status-code-returned+ort-reshape-zero-past-rank",
+        {"op": "/tail/Reshape_7"},
+    ),
+    (
+        "[W:onnxruntime:, execution_frame.cc:870 VerifyOutputSizes] Expected shape from model of {1,25} does "
+        "not match actual shape of {1,31} for output tokens",
+        "onnxruntime-output-shape-differs-from-model",
+        {"output": "tokens", "shape": "{1,25}"},
+    ),
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Mul node. "
+        "Name:'/att/Mul_4' Status Message: Shape mismatch attempting to re-use buffer. {4,77} != {4,93}. "
+        "Validate usage of dim_value (values should be > 0) and dim_param",
+        "onnxruntime-non-zero-status-code-returned+ort-buffer-reuse-shape-mismatch",
+        {"op": "/att/Mul_4", "shape": "{4,77}"},
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : CUDA failure 35: CUDA driver version is insufficient for "
+        "CUDA runtime "
+        "version ; GPU=1 ; hostname=node7 ; file=cuda_execution_provider.cc ; line=290 ; "
+        "expr=cudaSetDevice(info_.device_id);",
+        "onnxruntime-1-FAIL+ort-cuda-call-failure",
+        {"value": "35", "index": "1"},
+    ),
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Exception during initialization: "
+        "tensorrt_execution_provider.cc:3310 TensorRT EP could not deserialize engine from cache: "
+        "/var/trt/TensorrtExecutionProvider_TRTKernel_graph_net_77_0_0_sm89.engine",
+        "onnxruntime-trt-ep-engine-cache-deserialize",
+        {"path": "/var/trt/TensorrtExecutionProvider_TRTKernel_graph_net_77_0_0_sm89.engine"},
+    ),
+    (
+        "[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned "
+        "while running "
+        "TRTKernel_graph_net_77_0 node. Name:'TensorrtExecutionProvider_TRTKernel_graph_net_77_0_0' Status "
+        "Message: TensorRT EP execution context enqueue failed.",
+        "onnxruntime-trt-ep-enqueue-failed",
+        {},
+    ),
+    (
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from cut.onnx failed:This is an invalid model. "
+        "Graph output (feat_p4) does not exist in the graph.",
+        "onnxruntime-graph-output-not-in-graph",
+        {"output": "feat_p4"},
+    ),
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "MatMul node. "
+        "Name:'/cls/fc2/MatMul' Status Message: matmul_helper.h:142 Compute MatMul dimension mismatch",
+        "onnxruntime-non-zero-status-code-returned+ort-matmul-dimension-mismatch",
+        {"op": "/cls/fc2/MatMul"},
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Attempting to get index by a name which does not exist:mel_spec for "
+        "node: /front/Conv_1",
+        "onnxruntime-index-by-missing-name",
+        {"tensor": "mel_spec", "op": "/front/Conv_1"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id", "found"), CASES_TRT_ORT_SOURCES, ids=[c[1] for c in CASES_TRT_ORT_SOURCES]
+)
+def test_each_message_form_gets_its_entry_with_the_captures_in_the_advice(
+    kb: KnowledgeBase, message: str, entry_id: str, found: dict[str, str]
+) -> None:
+    top = kb.lookup(message, top=2)
+    assert top[0].entry.id == entry_id
+    captures = dict(top[0].captures)
+    for name, value in found.items():
+        assert captures.get(name, "").strip("[]") == value.strip("[]")
+    advice = f"{top[0].cause} {top[0].fix}"
+    for name in ("op", "tensor", "input", "output", "layer"):
+        if name in found:
+            assert found[name] in advice
+    assert not re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice)  # every placeholder filled
+    assert not re.search(r"\s[,;:)]|\s\.(?:\s|$)", advice.replace(" ...", ""))  # no part left out
+    assert specific(top[0]) == (True, "")
+
+
+def test_a_version_mismatch_does_not_say_which_side_is_the_engine(kb: KnowledgeBase) -> None:
+    """The runtime's wording does not say whether 'expecting' is the engine's version or its own (users'
+    logs show both readings), so the advice names both versions and claims neither."""
+    m = kb.lookup(CASES_TRT_ORT_SOURCES[0][0], top=1)[0]
+    assert "10.1.0.27 and 10.4.0.26" in m.cause
+    assert "one the engine's and one this runtime's" in m.cause
+
+
+def test_cuda_out_of_memory_stays_with_the_tool_neutral_clause(kb: KnowledgeBase) -> None:
+    """The CUDA EP's call-failure clause leaves status 2 to the ``cuda-out-of-memory`` clause, which says
+    more about memory; any other status of the same form is the CUDA EP clause's."""
+    line = "; GPU=0 ; hostname=n1 ; file=cuda_allocator.cc ; line=52 ; expr=cudaMalloc((void**)&q, n);"
+    assert kb.lookup(f"[E:onnxruntime:] CUDA failure 2: out of memory {line}", top=1)[0].entry.id.endswith(
+        "+cuda-out-of-memory"
+    )
+    other = kb.lookup(f"[E:onnxruntime:] CUDA failure 700: an illegal memory access was encountered {line}")
+    assert other[0].entry.id.endswith("+ort-cuda-call-failure")
+    assert "cudaMalloc((void**)&q, n) on GPU 0 returned cudaError 700" in other[0].cause
+
+
+def test_a_kernel_reason_pasted_without_its_envelope_still_gets_its_clause(kb: KnowledgeBase) -> None:
+    """The three onnxruntime kernel reasons are clauses (the envelope's node is filled in); pasted alone, the
+    line is onnxruntime's (its own wording) and the clause answers it without a node."""
+    m = kb.lookup(
+        "Shape mismatch attempting to re-use buffer. {8,12} != {8,15}. Validate usage of dim_value", top=1
+    )
+    assert m[0].entry.id.endswith("+ort-buffer-reuse-shape-mismatch")
+    assert "{8,12} against {8,15}" in m[0].cause and "a node" in m[0].cause
+
+
+def test_the_old_answers_stay_behind_the_specific_entry(kb: KnowledgeBase) -> None:
+    """The envelope and code cards are still shown, below the entry that follows the message's reason."""
+    reshape = [m.entry.id for m in kb.lookup(CASES_TRT_ORT_SOURCES[3][0], top=3)]
+    assert reshape[0] == "tensorrt-reshape-changes-volume"
+    assert "tensorrt-ErrorCode-INVALID-CONFIG-builder-4" in reshape
+    ext = [m.entry.id for m in kb.lookup(CASES_TRT_ORT_SOURCES[18][0], top=3)]
+    assert ext[0] == "onnxruntime-external-data-file-missing" and "onnxruntime-1-FAIL" in ext
+
+
+@pytest.mark.parametrize("index", [0, 3, 16, 21])
+def test_the_log_scan_reports_each_form_buried_in_a_log(kb: KnowledgeBase, index: int) -> None:
+    message, entry_id, _ = CASES_TRT_ORT_SOURCES[index]
+    log = "step 1 ok\nloading weights\n" + message + "\nshutting down\n"
+    found = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.matches[0].entry.id for p in found if p.matches] == [entry_id]
+
+
+# ---- trt_parser_forms (test_knowledge_trt_parser_forms.py) ----
+
+DESERIALIZE = [
+    # pyOnnx.cpp: a MODEL_DESERIALIZE_FAILED error is printed without its node part
+    "(deserializeOnnxModel): MODEL_DESERIALIZE_FAILED: Assertion failed: "
+    '(model->ParseFromCodedStream(&codedInput)) && "Failed to parse the ONNX model."',
+    # the older short form, node -1
+    "In node -1 (deserializeOnnxModel): MODEL_DESERIALIZE_FAILED: Assertion failed: "
+    '(model->ParseFromCodedStream(&codedInput)) && "Failed to parse the ONNX model."',
+    # ModelImporter's logged form, ErrorCode 3
+    "[E] [TRT] ModelImporter.cpp:254: ERROR: onnxProtoUtils.hpp:69 In function deserializeOnnxModel:\n"
+    '[3] Assertion failed: (model->ParseFromCodedStream(&codedInput)) && "Failed to parse the ONNX model."',
+    # ModelRefitter.cpp
+    'In node -1 (refitFromFile): MODEL_DESERIALIZE_FAILED: Assertion failed: fileLoadSuccess && "Failed to '
+    'parse the ONNX model!"',
+]
+
+
+@pytest.mark.parametrize("message", DESERIALIZE)
+def test_a_failed_deserialisation_is_answered_as_the_file_not_as_a_node(
+    kb: KnowledgeBase, message: str
+) -> None:
+    top = kb.lookup(message)[0]
+    assert top.entry.family == "tensorrt"
+    assert top.entry.id.endswith("+onnx-trt-model-deserialize"), top.entry.id
+    assert "node" not in top.cause.split(":")[0]  # it is about the file, before any node
+    for word in ("truncated", "2 GB", "check_model", "save_as_external_data", "'rb'"):
+        assert word in top.cause + top.fix, word
+    assert "onnxProtoUtils.hpp" in top.source
+    assert specific(top)[0], specific(top)[1]
+
+
+GRAPH_LEVEL = [
+    # kINVALID_GRAPH and kUNSUPPORTED_GRAPH asserts of ModelImporter.cpp: no node's requirement
+    "ERROR: ModelImporter.cpp:327 In function parseGraph:\n"
+    '[5] Assertion failed: toposort(graph.node(), &topoOrder) && "Failed to sort the model topologically."',
+    "In node -1 (importModel): UNSUPPORTED_GRAPH: Assertion failed: "
+    'model.opset_import().size() <= MAX_DOMAINS && "Model contains more than 1024 domains! Parsing will '
+    'halt for security reasons."',
+    'In node -1 (parseGraph): INVALID_GRAPH: Assertion failed: false && "Failed to import initialzer"',
+]
+
+
+@pytest.mark.parametrize("message", GRAPH_LEVEL)
+def test_a_graph_errorcode_keeps_the_node_requirement_clauses_silent(kb: KnowledgeBase, message: str) -> None:
+    for m in kb.lookup(message):
+        assert "onnx-trt-stated-requirement" not in m.entry.id, m.entry.id
+        assert "states what it requires" not in m.cause
+
+
+NODE_FORMS = [
+    (
+        # TensorRT's pyOnnx.cpp parserErrorStr: node number, name and operator
+        "In node 31 with name: /head/Resize_2 and operator: Resize (importResize): UNSUPPORTED_NODE: "
+        'Assertion failed: mode != "cubic" && "This version of TensorRT does not support cubic '
+        'interpolation!"',
+        {"index": "31", "op": "/head/Resize_2", "op_type": "Resize"},
+    ),
+    (
+        # the older short form
+        'In node 7 (importGridSample): UNSUPPORTED_NODE: Assertion failed: alignCorners == 0 && "Only '
+        'align_corners=0 is supported."',
+        {"index": "7", "op_type": "GridSample"},
+    ),
+    (
+        # ModelImporter's three lines: the node's number is on the first
+        "[E] [TRT] ModelImporter.cpp:949: While parsing node number 57 "
+        '[Squeeze -> "/blk/Squeeze_output_0"]:\n'
+        "[E] [TRT] ModelImporter.cpp:954: ERROR: onnxOpImporters.cpp:4121 In function importSqueeze:\n"
+        '[8] Assertion failed: !isDynamic(shape) && "Cannot infer squeeze dimensions from a dynamic shape! '
+        'Please re-export your model with the Squeeze axes input set."',
+        {"index": "57", "op_type": "Squeeze"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "parts"), NODE_FORMS)
+def test_a_node_assertion_names_the_node_number_name_and_importer(
+    kb: KnowledgeBase, message: str, parts: dict[str, str]
+) -> None:
+    top = kb.lookup(message)[0]
+    assert top.entry.family == "tensorrt"
+    assert "+onnx-trt-" in top.entry.id, top.entry.id
+    captures = dict(top.captures)
+    for name, value in parts.items():
+        assert captures.get(name) == value, (name, captures)
+    assert f"node number {parts['index']}" in top.cause
+    assert parts["op_type"] in top.cause + top.fix
+    if "op" in parts:
+        assert parts["op"] in top.fix
+    assert specific(top)[0], specific(top)[1]
+
+
+def test_an_assertion_without_a_node_number_says_so_in_words(kb: KnowledgeBase) -> None:
+    message = (
+        "ERROR: onnxOpImporters.cpp:2210 In function importGridSample:\n"
+        '[8] Assertion failed: alignCorners == 0 && "Only align_corners=0 is supported."'
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id.endswith("+onnx-trt-stated-requirement"), top.entry.id
+    assert "(node number not shown)" in top.cause
+    assert "{" not in top.cause + top.fix
+
+
+PLUGIN_FORMS = [
+    (
+        "In node 5 with name: /det/NMS and operator: MyNMS_TRT (importFallbackPluginImporter): "
+        'UNSUPPORTED_NODE: Assertion failed: creator && "Plugin not found, are the plugin name, version, and '
+        'namespace correct?"',
+        {"op_type": "MyNMS_TRT"},
+    ),
+    (
+        "[E] [TRT] INVALID_ARGUMENT: getPluginCreator could not find plugin MyScatter version 2",
+        {"arg": "MyScatter"},
+    ),
+    ("getPluginCreator() could not find Plugin MyScatter version 1", {"arg": "MyScatter"}),
+]
+
+
+@pytest.mark.parametrize(("message", "parts"), PLUGIN_FORMS)
+def test_a_plugin_not_found_names_the_op_and_how_the_parser_looks_it_up(
+    kb: KnowledgeBase, message: str, parts: dict[str, str]
+) -> None:
+    top = kb.lookup(message)[0]
+    assert top.entry.id == "tensorrt-getplugincreator-could-not-find-plugin", top.entry.id
+    assert dict(top.captures).items() >= parts.items(), top.captures
+    assert next(iter(parts.values())) in top.cause + top.fix
+    for word in ("plugin_version", "plugin_namespace", "--staticPlugins", "init_libnvinfer_plugins"):
+        assert word in top.cause + top.fix, word
+    assert specific(top)[0], specific(top)[1]
+
+
+def test_the_while_parsing_line_leaves_the_answer_to_the_error_it_introduces(kb: KnowledgeBase) -> None:
+    """``While parsing node number N [Op]`` only introduces the parser's error: the error's own answer
+    comes first, the node's number still said."""
+    message = (
+        '[E] [TRT] ModelImporter.cpp:949: While parsing node number 3 [MyOp -> "/m/MyOp_output_0"]:\n'
+        "[E] [TRT] ModelImporter.cpp:954: ERROR: onnxOpImporters.cpp:6448 In function "
+        "importFallbackPluginImporter:\n"
+        '[8] Assertion failed: creator && "Plugin not found, are the plugin name, version, and namespace '
+        'correct?"'
+    )
+    ids = [m.entry.id for m in kb.lookup(message)]
+    assert ids[0] == "tensorrt-getplugincreator-could-not-find-plugin", ids
+    bare = '[E] [TRT] ModelImporter.cpp:949: While parsing node number 3 [MyOp -> "/m/MyOp_output_0"]:'
+    assert kb.lookup(bare)[0].entry.id == "tensorrt-while-parsing-node-number-conv"
+
+
+@pytest.mark.parametrize(
+    ("message", "asked", "available"),
+    [
+        (
+            "[W] [TRT] Tactic Device request: 4364MB Available: 3072MB. Device memory is insufficient to use "
+            "tactic.",
+            "4364MB",
+            "3072",
+        ),
+        (
+            "Skipping tactic 0x0000000000000003 due to insufficient memory on requested size of 911 detected "
+            "for tactic 0x0000000000000004.",
+            "911",
+            "",
+        ),
+    ],
+)
+def test_a_skipped_tactic_says_how_much_it_asked_for_and_that_it_is_a_warning(
+    kb: KnowledgeBase, message: str, asked: str, available: str
+) -> None:
+    top = kb.lookup(message)[0]
+    assert top.entry.id == "tensorrt-h23n2-tactic-device-memory"
+    assert f"asks for {asked} of device memory" in top.cause
+    assert (f"in MB: {available})" if available else "not printed on this line") in top.cause
+    assert "warning" in top.cause and "--memPoolSize=workspace:N" in top.fix
+
+
+def test_the_build_error_outranks_the_skipped_tactic_warnings_before_it(kb: KnowledgeBase) -> None:
+    message = (
+        "[W] [TRT] Tactic Device request: 4364MB Available: 3072MB. Device memory is insufficient to use "
+        "tactic.\n"
+        "[E] [TRT] 10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (Could not find any "
+        "implementation for node /neck/Concat_3.)"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id == "tensorrt-no-implementation-for-node"
+    assert dict(top.captures)["op"] == "/neck/Concat_3"
+
+
+def test_tensorrt_8s_enqueue_parameter_check_is_read_like_the_api_checks(kb: KnowledgeBase) -> None:
+    message = (
+        "[executionContext.cpp::enqueueInternal::795] Error Code 3: Internal Error (Parameter check failed, "
+        "condition: bindings[x] || nullBindingOK)"
+    )
+    top = kb.lookup(message)[0]
+    # the check's own clause (h23b3) reads this condition: a null pointer in the bindings array
+    assert top.entry.id.endswith("+trt-api-null-binding"), top.entry.id
+    assert "(bindings[x] || nullBindingOK)" in top.cause
+    assert "engine.get_tensor_name(i)" in top.fix
+    near_miss = (
+        "[executionContext.cpp::enqueueInternal::795] Error Code 3: Internal Error (Parameter check failed)"
+    )
+    assert not kb.lookup(near_miss)[0].entry.id.endswith("+trt-parameter-check")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "IRuntime::deserializeCudaEngine returned a null engine",
+        "ICudaEngine::createExecutionContext: failed",
+        "IBuilderConfig::setMemoryPoolLimit: the pool size exceeds the device memory",
+        "[genericReformat.cuh::executeMemcpy::1334] Cuda Runtime (invalid argument) "
+        "and IExecutionContext::enqueueV3 returned false",
+    ],
+)
+def test_tensorrt_s_api_names_tell_its_family_without_a_prefix(message: str) -> None:
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families(message)[:1] == ["tensorrt"]
+
+
+def test_an_api_name_alone_is_no_strong_evidence() -> None:
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families("config.setMaxWorkspaceSize(1 << 30) fails") == []
+
+
+def test_a_parameter_check_in_a_namespaced_function_names_that_function(kb: KnowledgeBase) -> None:
+    message = (
+        "[E] [TRT] Parameter check failed at: engine.cpp::nvinfer1::rt::ExecutionContext::"
+        "setBindingDimensions"
+        "::1136, condition: bindingIndex >= 0 && bindingIndex < mEngine.getNbBindings"
+    )
+    # (a condition no dedicated clause reads: the profile conditions have their own clause, which
+    # test_knowledge_tensorrt.py and test_knowledge_onnxruntime.py check)
+    top = kb.lookup(message)[0]
+    assert top.entry.family == "tensorrt"
+    captures = dict(top.captures)
+    assert captures.get("call") == "setBindingDimensions", top.captures
+    assert captures.get("value") == "bindingIndex >= 0 && bindingIndex < mEngine.getNbBindings"
+
+
+def test_the_assert_node_form_states_its_requirement_with_the_node(kb: KnowledgeBase) -> None:
+    """onnx-tensorrt's ASSERT_NODE prints ``Assertion failed: <condition>: <message>``."""
+    message = (
+        "In node 9 with name: /m/Cast_2 and operator: Cast (importCast): UNSUPPORTED_NODE: Assertion failed: "
+        "false: Unsupported cast!"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id.endswith("+onnx-trt-stated-requirement-node"), top.entry.id
+    assert dict(top.captures)["value"] == "Unsupported cast!"
+    assert "node number 9" in top.cause and "/m/Cast_2" in top.fix
+    graph = "In node -1 (parseGraph): INVALID_GRAPH: Assertion failed: false: Failed to import initializer"
+    assert not any("onnx-trt-stated" in m.entry.id for m in kb.lookup(graph))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ERROR: [Torch-TensorRT] - Unsupported operator: aten::foo(Tensor self) -> (Tensor)",
+        "ERROR: [Torch-TensorRT TorchScript Conversion Context] - 4: [network.cpp::validate::2997] Error 4",
+        'File "/usr/lib/python3/site-packages/torch_tensorrt/dynamo/_compiler.py", line 10, in compile',
+    ],
+)
+def test_torch_tensorrt_speaks_for_tensorrt(kb: KnowledgeBase, message: str) -> None:
+    """Torch-TensorRT's logger prefixes (TorchTRTLogger: '[Torch-TensorRT] - ', '[Torch-TensorRT <context>]
+    - ') and its package name are TensorRT's markers: NVIDIA's compiler builds TensorRT engines."""
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families(message)[:1] == ["tensorrt"]
+
+
+def test_an_unsupported_aten_op_under_torch_tensorrt_is_answered_with_the_op(kb: KnowledgeBase) -> None:
+    found = kb.answer("ERROR: [Torch-TensorRT] - Unsupported operator: aten::foo(Tensor self) -> (Tensor)")
+    assert found.confident and found.matches[0].entry.family == "tensorrt"
+    assert "aten::foo" in found.matches[0].cause
+
+
+# ---- s19d (test_knowledge_trt_rknn_ascend_s19d.py) ----
+
+CLAUSE_CASES = [
+    (
+        "[TRT] [E] 4: [network.cpp::validate::3000] Error Code 4: Internal Error (zz_images: dynamic input "
+        "is "
+        "missing dimensions in profile 1.)",
+        "trt-dynamic-input-missing-profile-dims",
+        ("zz_images", "profile 1", "set_shape('zz_images'"),
+    ),
+    (
+        "[E] Error[4]: [graphShapeAnalyzer.cpp::processCheck::500] Error Code 4: Internal Error "
+        "(/zz/Concat_7: "
+        "dimensions not compatible for concatenation)",
+        "trt-concat-dims-not-compatible",
+        ("/zz/Concat_7", "multiple of the network's total stride"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), CLAUSE_CASES, ids=[c[1] for c in CLAUSE_CASES])
+def test_error_code_card_answers_the_builder_reason(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    top = assert_answered(kb, message, named, clause=clause)
+    assert top.entry.family == "tensorrt"
+    assert "trtb:4" in top.entry.keys
+
+
+def test_deepstream_status_capture_stops_at_the_status(kb: KnowledgeBase) -> None:
+    message = (
+        "ERROR from primary_gie: Failed to create NvDsInferContext instance\nDebug info: "
+        "gstnvinfer.cpp(809): "
+        "gst_nvinfer_start ():\nConfig file path: zz.txt, NvDsInfer Error: NVDSINFER_CONFIG_FAILED\n"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert dict(top.captures) == {"file": "zz.txt", "value": "NVDSINFER_CONFIG_FAILED"}
+
+
+# ---- s20e (test_knowledge_trt_trtllm_torch_onnx_s20e.py) ----
+
+
+def test_the_parser_path_is_captured(kb: KnowledgeBase) -> None:
+    top = kb.lookup("Input is not a regular file: /zz/models/yolo", top=1)[0]
+    assert ("path", "/zz/models/yolo") in top.captures
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "trtllm-build: error: argument --gemm_plugin: invalid choice: 'zz'",
+        "trtllm-serve: error: unrecognized arguments: --zz",
+        '  File "/zz/site-packages/tensorrt_llm/commands/build.py", line 10, in main\nValueError: zz',
+        "tensorrt_llm::common::TllmException: zz",
+    ],
+)
+def test_tensorrt_llm_package_and_clis_name_tensorrt(kb: KnowledgeBase, text: str) -> None:
+    """TensorRT-LLM is NVIDIA's TensorRT stack: its package and CLI names route to the tensorrt family."""
+    assert detect_families(text)[0] == "tensorrt"
+    assert kb.lookup(text, top=1)[0].entry.family == "tensorrt"
+
+
+def test_the_build_summary_points_above(kb: KnowledgeBase) -> None:
+    """trtllm-build's closing assertion follows the failing rank's own error: inside a tensorrt_llm traceback
+    it is answered as that summary, pointing above."""
+    top = assert_answered(
+        kb,
+        '  File "/zz/site-packages/tensorrt_llm/commands/build.py", line 380, in parallel_build\n'
+        "AssertionError: Engine building failed, please check error log.",
+        ("first traceback",),
+        entry="tensorrt-s20e-trtllm-engine-building-failed",
+    )
+    assert top.entry.consequence
+
+
+# ---- h23 (test_knowledge_vendor_forms_h23.py) ----
+
+# (message, entry, what the advice must name)
+CAPTURED_CASES = [
+    (
+        "[GPU] force exit.\n\tDue to the driver bug any subsequent OpenCL API call will cause application "
+        "hang, so GPU plugin can't finish correctly.\n\tPlease try to update the driver or reduce memory "
+        "consumption (use smaller batch size, less streams, lower precision, etc)"
+        "to avoid CL_OUT_OF_RESOURCES",
+        "openvino-gpu-force-exit-driver-bug",
+        ("CL_OUT_OF_RESOURCES", "ov::num_streams"),
+    ),
+    (
+        "[03/02/2026-10:11:12] [TRT] [E] Cask Deconvolution Runner Execute Failure",
+        "tensorrt-cask-runner-execute-failure",
+        ("Deconvolution", "optimisation profile"),
+    ),
+    (
+        '  File "coremltools/converters/mil/mil/types/type_mapping.py", line 469, in '
+        "numpy_type_to_builtin_type\nTypeError: Unsupported numpy type: <class 'numpy.ulonglong'>.",
+        "coreml-unsupported-numpy-type",
+        ("numpy.ulonglong", "astype(np.int32)"),
+    ),
+    (
+        "ERROR: /src/onnx2trt/ModelImporter.cpp:120 In function importNode:\n[8] No importer registered for "
+        "op: NonMaxSuppression",
+        "tensorrt-no-importer-registered-unsupported-node",
+        ("NonMaxSuppression", "kUNSUPPORTED_NODE"),
+    ),
+    (
+        "PipelineModule:: Can't find enough output from the model, finded is:\n[ boxes ] [ scores ] ",
+        "mnn-pipeline-missing-output",
+        ("boxes ] [ scores", "getInfo()->outputNames"),
+    ),
+    (
+        "Unsupported squeeze axes !\nUnsupported squeeze axes !",
+        "onnx2ncnn-unsupported-attribute",
+        ("squeeze axes", "pnnx"),
+    ),
+    (
+        "Error Code 2: Internal Error (Assertion !n->candidateRequirements.empty() failed. "
+        "No supported formats for /head/Resize_2)",
+        "tensorrt-no-supported-formats",
+        ("/head/Resize_2", "precisionConstraints"),
+    ),
+    (
+        "[E] Error Code 2: Internal Error (Assertion mNodes.size() <= kMaxNodes failed. )",
+        "tensorrt-internal-assertion",
+        ("Assertion mNodes.size() <= kMaxNodes", "polygraphy debug reduce"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Your model has duplicate keys in metadata_props.",
+        "onnx-checker-duplicate-metadata-keys",
+        ("set_model_props",),
+    ),
+    (
+        "tensorflow/lite/simple_memory_arena.cc:95 it->size != alloc.size (1536 != 512)\n"
+        "ERROR: Failed to allocate tensors.",
+        "tflite-arena-deallocate-size-mismatch",
+        ("1536 bytes", "(512)", "AllocateTensors() after every ResizeInputTensor"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry", "named"), CAPTURED_CASES, ids=[c[1] for c in CAPTURED_CASES])
+def test_the_form_is_answered_by_its_entry_with_what_it_captured(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, entry=entry)
+
+
+def test_the_newer_parser_s_plugin_fallback_keeps_its_own_entry(kb: KnowledgeBase) -> None:
+    """The parser that tries a plugin first says so; its line is not the older parser's hard failure."""
+    message = "[TRT] [I] No importer registered for op: GridSample. Attempting to import as plugin."
+    assert kb.lookup(message, top=1)[0].entry.id == "tensorrt-no-importer-registered-for-op"
+
+
+@pytest.mark.parametrize("message", [c[0] for c in CAPTURED_CASES[:2]], ids=["force-exit", "cask"])
+def test_a_log_scan_reports_the_line_in_noise(kb: KnowledgeBase, message: str) -> None:
+    log = "INFO loading model\n" + message + "\nINFO done\n"
+    problems = scan_log(io.StringIO(log), kb)
+    assert [p.matches[0].entry.id for p in problems] == [
+        CAPTURED_CASES[[c[0] for c in CAPTURED_CASES].index(message)][1]
+    ]
+
+
+def test_the_older_parser_s_unsupported_node_keeps_the_code_it_printed(kb: KnowledgeBase) -> None:
+    """``[8]`` is the parser's ErrorCode kUNSUPPORTED_NODE: the entry that explains the line is keyed by that
+    code, so the code stays among the answers (it does not push the code card out of the top three)."""
+    message = CAPTURED_CASES[3][0]
+    top = kb.lookup(message, top=3)
+    assert top[0].entry.id == "tensorrt-no-importer-registered-unsupported-node"
+    assert "trt:UNSUPPORTED_NODE" in top[0].entry.keys

@@ -1,0 +1,434 @@
+"""The knowledge tests of TensorFlow Lite / LiteRT (and MediaPipe): each case is a vendor's own wording
+with made-up names and values filled in, never an eval message.
+
+The sessions that wrote the cases, and the vendor files each one read, follow (their notes as they wrote
+them; a note may speak of another family too: those cases are in that family's file).
+
+From converter_families (was test_knowledge_converter_families.py):
+
+Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
+tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+
+From s20a (was test_knowledge_coreml_tflite_s20a.py):
+
+Session s20a: common Core ML and TensorFlow Lite / LiteRT failures, read from the vendors' own sources.
+
+Core ML (apple/coremltools): the native bridge's model compilation error and its macOS-version refusals
+(coremlpython/CoreMLPython.mm, models/model.py), ct.TensorType's dtype check
+(converters/mil/input_types.py), the PyTorch frontend's aten::__getitem__
+(converters/mil/frontend/torch/ops.py) and model file loading (load.py), ct.convert's convert_to /
+deployment target check and MLModel's argument check. TFLite / LiteRT (google-ai-edge/LiteRT, tflite/):
+the interpreter's subgraph checks (core/subgraph.cc), the quantizer and its calibration
+(tools/optimize/quantize_model.cc, calibration/calibration_logger.cc), the converter
+(converter/tf_to_tfl_flatbuffer.cc; python/lite.py, convert_saved_model.py, optimize/calibrator.py), the
+SignatureRunner (python/interpreter.py), the Hexagon, NNAPI and XNNPACK delegates and model loading
+(converter/allocation.cc, the ValueError tf.lite.Interpreter raises); MediaPipe Tasks' model metadata
+and model file checks (google-ai-edge/mediapipe, mediapipe/tasks/cc).
+
+From round21_forms (was test_knowledge_round21_forms.py).
+
+From h23f3 (was test_knowledge_round22_sources_h23f3.py):
+
+Messages are written in our own words around the text each tool prints (its source named in the entry):
+whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
+backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
+RKNPU driver its register window.
+
+From round23_forms (was test_knowledge_round23_forms.py).
+
+From s19f (was test_knowledge_round24_dev_s19f.py):
+
+Issue 23, round 24's dev forms answered at their cause (s19f): MediaPipe LLM Inference's signature
+check.
+
+From s20g (was test_knowledge_round25_dev_s20g.py):
+
+Issue 23, round 25's dev forms answered at their cause (s20g): LiteRT-LM's missing model section.
+
+From s18a (was test_knowledge_specific_s18a.py):
+
+Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
+optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
+during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
+reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
+inner-error cards send the reader to.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from tests.support.advice import (
+    answered_by_entry,
+    answers_with,
+    assert_advice,
+    assert_answered,
+    first_answer,
+    top_match,
+)
+
+CASES = [
+    # ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
+    # tflite/tools/optimize
+    (
+        "Model resulted in Nan value during calibration. Please consider making sure that model results in "
+        "all real-values during inference with provided dataset.",
+        "tflite-s20a-calibration-nan",
+        ("representative_dataset", "experimental_preserve_all_tensors"),
+    ),
+    (
+        "Max and min for dynamic tensors should be recorded during calibration: Failed for tensor "
+        "model/dense_3/MatMul1",
+        "tflite-s20a-minmax-not-recorded",
+        ("model/dense_3/MatMul1", "yield [x[i:i+1]]"),
+    ),
+    (
+        "Unable to find min/max value for output 0 in GATHER in subgraph 1, node: 7",
+        "tflite-s20a-minmax-not-recorded",
+        ("(of op GATHER)", "TFLITE_BUILTINS_INT8"),
+    ),
+    (
+        "Quantization to 16x8-bit not yet supported for op: 'UNIDIRECTIONAL_SEQUENCE_LSTM'.",
+        "tflite-s20a-16x8-not-supported-for-op",
+        ("kernel for UNIDIRECTIONAL_SEQUENCE_LSTM", "Let UNIDIRECTIONAL_SEQUENCE_LSTM stay float"),
+    ),
+    # tflite/python/optimize/calibrator.py, lite.py, interpreter.py, convert_saved_model.py
+    (
+        "ValueError: You need to provide either a dictionary with input names and values, a tuple with "
+        "signature key and a dictionary with input names and values, or an array with input values in the "
+        "order of input tensors of the graph in the representative_dataset function. Unsupported value "
+        "from dataset: [0.5 0.25].",
+        "tflite-s20a-representative-sample-format",
+        ("(0.5 0.25)", "yield [x[None].astype(np.float32)]"),
+    ),
+    (
+        "ValueError: The inference_input_type and inference_output_type must be in "
+        "['tf.float32', 'tf.int16'].",
+        "tflite-s20a-inference-io-type",
+        ("Allowed here: 'tf.float32', 'tf.int16'", "TFLITE_BUILTINS_INT8"),
+    ),
+    (
+        "ValueError: The inference_input_type and inference_output_type must be tf.float32.",
+        "tflite-s20a-inference-io-type",
+        ("tf.float32 only", "representative_dataset"),
+    ),
+    (
+        "ValueError: Invalid number of inputs provided for running a SignatureDef, expected 2 vs provided 1",
+        "tflite-s20a-signature-runner-args",
+        ("expected 2 vs provided 1", "get_signature_list()"),
+    ),
+    (
+        "ValueError: Invalid Input name (image) for SignatureDef",
+        "tflite-s20a-signature-runner-args",
+        ("Invalid Input name (image)", "get_signature_list()"),
+    ),
+    (
+        "ValueError: The model provided has never been called. "
+        "It must be called at least once before export.",
+        "tflite-s20a-keras-model-never-called",
+        ("model.build((None, ...))", "from_concrete_functions"),
+    ),
+    (
+        "ValueError: No 'serving_default' in the SavedModel's SignatureDefs. Possible values are 'infer'.",
+        "tflite-s20a-savedmodel-signature-key",
+        ("the signature serving_default in", "are only infer", "signature_keys=['infer']"),
+    ),
+    # tflite/converter/tf_to_tfl_flatbuffer.cc
+    (
+        "error: The graph has Control Flow V1 ops. TFLite converter doesn't support Control Flow V1 ops. "
+        "Consider using Control Flow V2 ops instead.",
+        "tflite-s20a-control-flow-v1",
+        ("tf.compat.v1.enable_control_flow_v2()",),
+    ),
+    (
+        "ConverterError: Could not translate MLIR to FlatBuffer.",
+        "tflite-s20a-mlir-to-flatbuffer",
+        ("SELECT_TF_OPS", "allow_custom_ops"),
+    ),
+    # tflite/core/subgraph.cc
+    (
+        "Invalid tensor index 41 in outputs. The subgraph has 40 tensors",
+        "tflite-s20a-invalid-tensor-index",
+        ("outputs names tensor 41", "only 40 tensors"),
+    ),
+    (
+        "Attempting to resize dimension 2 of tensor 3 with value 128 to 96. ResizeInputTensorStrict only "
+        "allows mutating unknown dimensions identified by -1.",
+        "tflite-s20a-resize-strict",
+        ("dimension 2 of input tensor 3", "fixed at 128", "asked for 96", "fixed size 128"),
+    ),
+    ("Input tensor 5 lacks data", "tflite-s20a-input-tensor-lacks-data", ("tensor 5", "AllocateTensors()")),
+    (
+        "Invoke called on model that is not consistent.",
+        "tflite-s20a-inconsistent-model",
+        ("Invalid tensor index",),
+    ),
+    # tflite/delegates
+    (
+        "Failed to fetch Hexagon NN version. This might be because you're using incompatible versions of "
+        "libhexagon_interface and libhexagon_nn_skel. You must use compatible versions. Refer to Tensorflow "
+        "Lite Hexagon Delegate Guide.",
+        "tflite-s20a-hexagon-delegate-unavailable",
+        ("libhexagon_nn_skel", "same Hexagon delegate release"),
+    ),
+    (
+        "Incompatible versions between interface library and libhexagon_skel 120 vs 131. You must use "
+        "compatible versions.",
+        "tflite-s20a-hexagon-delegate-unavailable",
+        ("interface 120 against skel 131",),
+    ),
+    (
+        "Could not find the specified NNAPI accelerator: vendor-npu. "
+        "Must be one of: {vendor-gpu,nnapi-reference}.",
+        "tflite-s20a-nnapi-accelerator-not-found",
+        ("accelerator_name=vendor-npu", "vendor-gpu,nnapi-reference"),
+    ),
+    (
+        "ERROR: failed to setup XNNPACK runtime",
+        "tflite-s20a-xnnpack-runtime-failed",
+        ("failed to setup it", "BUILTIN_WITHOUT_DEFAULT_DELEGATES"),
+    ),
+    # google-ai-edge/mediapipe: tasks/cc (object_detector_graph.cc, image_tensor_specs.cc,
+    # detection_postprocessing_graph.cc, core/external_file_handler.cc)
+    (
+        "INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("TFLite Model Metadata", "create_for_models_with_nms"),
+    ),
+    (
+        "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess "
+        "input images.",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("NormalizationOptions", "norm_mean/norm_std"),
+    ),
+    (
+        "Mismatch between number of output tensors (4) and output tensors metadata (1).",
+        "tflite-s20a-mediapipe-model-metadata",
+        ("expects 4 output tensors, the metadata describes 1",),
+    ),
+    (
+        "RuntimeError: Unable to open file at models/face_landmarker_v2.task",
+        "tflite-s20a-mediapipe-model-file",
+        ("'models/face_landmarker_v2.task'", "model_asset_buffer"),
+    ),
+    # tflite/converter/allocation.cc via tf.lite.Interpreter(model_path=...)
+    (
+        "ValueError: Could not open 'assets/pose_model.tflite'.",
+        "tflite-s20a-could-not-open-model",
+        ("assets/pose_model.tflite", "os.path.exists"),
+    ),
+    # ---- round23_forms (test_knowledge_round23_forms.py) ----
+    (
+        "E/flutter ( 4242): Unhandled Exception: Invalid argument(s): Unable to create interpreter.",
+        "tflite-flutter-unable-to-create-interpreter",
+        ("tensorflow-lite-select-tf-ops", "logcat"),
+    ),
+    (
+        "flutter: Invalid argument(s): Failed to lookup symbol 'TfLiteInterpreterCreate': error code 127",
+        "tflite-flutter-failed-to-lookup-symbol",
+        ("TfLiteInterpreterCreate", "Non-Global Symbols"),
+    ),
+]
+
+test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+# ---- converter_families (test_knowledge_converter_families.py) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "java.lang.IllegalArgumentException: Cannot copy to a TensorFlowLite tensor (input_img) with "
+            "1228800 bytes from a Java Buffer with 307200 bytes.",
+            "tflite-java-copy-to-tensor-bytes",
+            ("got", "307200"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (StatefulCall:1) "
+            "with shape [1, 84, 8400] to a Java object with shape [1, 25200, 85].",
+            "tflite-java-copy-from-tensor-shape",
+            ("shape", "1, 84, 8400"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (logits) with 40 "
+            "bytes to a Java Buffer with 20 bytes.",
+            "tflite-java-copy-from-tensor-shape",
+            ("tensor", "logits"),
+        ),
+        (
+            "Internal error: Cannot create interpreter: Op builtin_code out of range: 161. Are you using old "
+            "TFLite binary with newer model?",
+            "tflite-builtin-code-out-of-range",
+            ("value", "161"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: ByteBuffer is not a valid flatbuffer model",
+            "tflite-not-a-valid-flatbuffer",
+            None,
+        ),
+        (
+            "ValueError: None is only supported in the 1st dimension. Tensor 'pixels' has invalid shape "
+            "'[1, None, None, 3]'.",
+            "tflite-converter-none-only-first-dim",
+            ("tensor", "pixels"),
+        ),
+        (
+            "RuntimeError: Quantization not yet supported for op: 'NON_MAX_SUPPRESSION_V5'.",
+            "tflite-quantization-not-supported-for-op",
+            ("op_type", "NON_MAX_SUPPRESSION_V5"),
+        ),
+        (
+            "ValueError: For full integer quantization, a `representative_dataset` must be specified.",
+            "tflite-representative-dataset-required",
+            None,
+        ),
+        (
+            'Can not open OpenCL library on this device - dlopen failed: library "libOpenCL.so" not found',
+            "tflite-gpu-opencl-library",
+            None,
+        ),
+        (
+            "error: 'tf.RaggedTensorToTensor' op is neither a custom op nor a flex op",
+            "tflite-neither-custom-nor-flex",
+            ("op_type", "tf.RaggedTensorToTensor"),
+        ),
+    ],
+)
+def test_tflites_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    answers_with(kb, text, entry, "tflite", captured, named=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "java.lang.IllegalArgumentException: Internal error: Failed to run on the given Interpreter: "
+        "tensorflow/lite/kernels/gather.cc:158 indices has not enough dims",
+        "java.lang.IllegalStateException: Internal error: Unexpected failure when preparing tensor "
+        "allocations: Node number 12 (FlexErf) failed to prepare.",
+    ],
+)
+def test_the_java_envelope_ranks_under_the_inner_tflite_reason(kb: KnowledgeBase, text: str) -> None:
+    found = kb.lookup(text, top=3)
+    assert found[0].entry.family == "tflite"
+    ids = [m.entry.id for m in found]
+    assert any(i in ids for i in ("tflite-java-failed-to-run", "tflite-java-preparing-tensor-allocations"))
+
+
+def test_the_java_envelope_alone_names_its_reason(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Internal error: Failed to run on the given Interpreter: something odd happened")
+    assert top.entry.id == "tflite-java-failed-to-run"
+    assert "something odd happened" in top.cause
+
+
+def test_the_log_scan_reports_the_new_single_lines(kb: KnowledgeBase) -> None:
+    log = (
+        "loading model\n"
+        "Op builtin_code out of range: 161. Are you using old TFLite binary with newer model?\n"
+        "step done\n"
+        "Cannot create GridSample layer gs id:3 from unsupported opset: opset9\n"
+        "all done\n"
+    )
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.matches[0].entry.id for p in problems] == [
+        "tflite-builtin-code-out-of-range",
+        "openvino-ir-unsupported-opset",
+    ]
+
+
+def test_a_node_that_failed_to_invoke_is_not_a_prepare_failure(kb: KnowledgeBase) -> None:
+    top = top_match(kb, "Node number 12 (FlexStridedSlice) failed to invoke.")
+    assert top.entry.id == "tflite-node-failed-to-invoke"
+    assert ("op_type", "FlexStridedSlice") in top.captures
+    assert (
+        top_match(kb, "Node number 12 (CONV_2D) failed to prepare.").entry.id
+        == "tflite-node-failed-to-prepare"
+    )
+
+
+# ---- s20a (test_knowledge_coreml_tflite_s20a.py) ----
+
+
+def test_a_path_that_is_no_model_is_not_mediapipes(kb: KnowledgeBase) -> None:
+    """'Unable to open file at <path>' is any program's wording: only a model path (.task, .tflite) is
+    MediaPipe's external_file_handler.cc, and another path is no partial match of it either."""
+    for top in kb.lookup("Unable to open file at /etc/app/settings.conf", top=3):
+        assert top.reason not in ("pattern", "partial"), (top.entry.id, top.reason)
+
+
+# ---- round21_forms (test_knowledge_round21_forms.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("ERROR: The model is not a valid Flatbuffer buffer", "buffer"),
+        ("java.lang.IllegalArgumentException: The model is not a valid Flatbuffer file", "file"),
+    ],
+)
+def test_tflite_model_builder_verification(kb: KnowledgeBase, message: str, value: str) -> None:
+    found = kb.answer(message)
+    top = found.matches[0]
+    assert top.entry.id == "tflite-h23v2-model-not-valid-flatbuffer"
+    assert found.confidence == "high"
+    assert dict(top.captures)["value"] == value
+    assert "TFL3" in top.entry.fix
+
+
+# ---- h23f3 (test_knowledge_round22_sources_h23f3.py) ----
+
+
+def test_mediapipe_llm_model_for_other_backend(kb: KnowledgeBase) -> None:
+    message = (
+        "INVALID_ARGUMENT: CalculatorGraph::Run() failed:\n"
+        'Calculator::Open() for node "LlmCpuCalculator" failed: Please use a tensorflow lite model with cpu '
+        "backend type, while the current model's backend type is: gpu"
+    )
+    found, m = first_answer(kb, message)
+    assert m.entry.id == "tflite-h23f3-mediapipe-llm-backend-mismatch"
+    caps = dict(m.captures)
+    assert (caps["value"], caps["arg"]) == ("cpu", "gpu")
+    assert "ConversionConfig(backend='{value}'" in m.entry.fix
+
+
+# ---- s19f (test_knowledge_round24_dev_s19f.py) ----
+
+
+def test_mediapipe_llm_signature(kb: KnowledgeBase) -> None:
+    msg = (
+        "INTERNAL: CalculatorGraph::Run() failed: Calculator::Open() for node "
+        '"odml.infra.LlmRunnerCalculator" '
+        "failed; RET_CHECK failure (odml/infra/genai/inference/utils/tflite_utils/tflite_llm_utils.cc:71) "
+        "std::find(signature_keys.begin(), signature_keys.end(), key) != signature_keys.end()"
+    )
+    assert_answered(kb, msg, ("get_signature_list",), entry="tflite-mediapipe-llm-missing-signature")
+
+
+# ---- s20g (test_knowledge_round25_dev_s20g.py) ----
+
+
+def test_litertlm_section_missing(kb: KnowledgeBase) -> None:
+    msg = "Failed to create engine: NOT_FOUND: TF_LITE_EMBEDDER not found in the model."
+    assert_answered(kb, msg, ("TF_LITE_EMBEDDER", "NPU"), entry="tflite-s20g-litertlm-section-not-found")
+
+
+# ---- s18a (test_knowledge_specific_s18a.py) ----
+
+
+def test_tflite_ensure_eq_names_the_check_and_its_values(kb: KnowledgeBase) -> None:
+    message = (
+        "RuntimeError: Internal error: Unexpected failure when preparing tensor allocations: "
+        "tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "tflite-ensure-eq", top.entry.id
+    assert_advice(top, ("kernels/concatenation.cc", "t->dims->data[d]", "7 against 9"))
