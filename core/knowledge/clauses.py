@@ -4108,8 +4108,8 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
-    # --- s21f: onnxruntime kernels' own input checks (Einsum, Resize/Upsample scales, the transformer contrib
-    # operators' input ranks, Conv's output size) --------------------------------------------------------------
+    # --- s21f: onnxruntime kernels' own input checks (Einsum, Resize/Upsample scales, the transformer
+    # contrib operators' input ranks, SkipLayerNormalization, the CoreML EP's compile, Conv's output size) ---
     Clause(
         "ort-einsum-reduced-dims",
         ("onnxruntime",),
@@ -4123,7 +4123,8 @@ CLAUSES: tuple[Clause, ...] = (
         "with session.get_inputs()) and feed sizes for which every letter repeated across the inputs has "
         "one size; if a size comes from a reshape traced at export, re-export with dynamic_axes so it "
         "follows the input.",
-        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/math/einsum_utils/einsum_compute_preprocessor.cc "
+        "microsoft/onnxruntime: "
+        "onnxruntime/core/providers/cpu/math/einsum_utils/einsum_compute_preprocessor.cc "
         "and einsum_auxiliary_ops.cc (ORT_ENFORCE: 'Einsum op: Input dimensions must be equal along an axis "
         "to be reduced across all inputs')",
         _ORT_NODE,
@@ -4161,11 +4162,11 @@ CLAUSES: tuple[Clause, ...] = (
         "GroupQueryAttention, SkipLayerNormalization, RotaryEmbedding...) take fixed layouts, such as "
         "(batch, sequence, hidden) for a rank of 3; a feed without its batch axis, or a fusion the "
         "transformer optimizer made for another model layout, breaks that.",
-        "Feed '{input|}{tensor|}' with {value} dimensions (add the batch axis with np.expand_dims, or reshape "
-        "to (batch, sequence, hidden)); if your feeds match the original model, the fused node was made by "
-        "onnxruntime's transformer optimizer (onnxruntime.transformers.optimizer) for another model type or "
-        "layout: run the unoptimized model, or optimize again with the right model_type, num_heads and "
-        "hidden_size.",
+        "Feed '{input|}{tensor|}' with {value} dimensions (add the batch axis with np.expand_dims, or "
+        "reshape to (batch, sequence, hidden)); if your feeds match the original model, the fused node was "
+        "made by onnxruntime's transformer optimizer (onnxruntime.transformers.optimizer) for another "
+        "model type or layout: run the unoptimized model, or optimize again with the right model_type, "
+        "num_heads and hidden_size.",
         "microsoft/onnxruntime: onnxruntime/contrib_ops/cpu/bert/attention_base.cc, "
         "multihead_attention_helper.h, skip_layer_norm.cc, rotary_embedding_helper.h (ORT_MAKE_STATUS "
         "INVALID_ARGUMENT: \"Input 'query' is expected to have 3 dimensions, got \", 'input is expected to "
@@ -4193,9 +4194,32 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-coreml-ep-compile",
+        ("onnxruntime",),
+        "error compiling model",
+        r"Error compiling model:?\s{0,2}(?P<detail>[^\n]{1,300})",
+        "onnxruntime's CoreML execution provider turned the part of the graph it took into a Core ML "
+        "model, and Core ML itself refused it while the session was created (compiling it with MLModel "
+        "compileModelAtURL): '{detail}'. The EP's per-op checks let through "
+        "a form this macOS/iOS version's Core ML cannot compile (a shape Core ML infers differently, an op "
+        "attribute, a model format the OS lacks: ML Program needs macOS 12 / iOS 15), or the temporary "
+        "directory it compiles into cannot be written.",
+        "Confirm it is the CoreML EP by creating the session with CPUExecutionProvider only; then switch "
+        "the CoreML EP's model format (provider option ModelFormat 'MLProgram' or 'NeuralNetwork'; flag "
+        "COREML_FLAG_CREATE_MLPROGRAM in older releases) and allow static shapes only "
+        "(RequireStaticInputShapes '1' / COREML_FLAG_ONLY_ALLOW_STATIC_INPUT_SHAPES), fixing the input "
+        "sizes first with python -m onnxruntime.tools.make_dynamic_shape_fixed if the detail names a "
+        "shape; a newer onnxruntime release checks more ops before handing them to Core ML.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/coreml/model/model.mm (loadModel: ORT_MAKE_STATUS "
+        "FAIL 'Error compiling model ' / 'Error Creating MLModel ' + Core ML's localizedDescription); "
+        "onnxruntime.ai docs, CoreML execution provider options",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-conv-output-size",
         ("onnxruntime",),
-        "invalid input shape: {",
+        "invalid input shape: ",
         r"Invalid input shape: (?P<shape>\{[^}\n]{0,120}\})",
         "The {arg|Conv} node {op|} computed an output size of zero or less from its input of shape {shape}: "
         "along a spatial axis the input plus its pads is smaller than the kernel's dilated extent, so no "
@@ -4204,8 +4228,9 @@ CLAUSES: tuple[Clause, ...] = (
         "Feed a larger input (at least the size the model was exported with, or a multiple of its total "
         "stride), or resize or pad the image before inference; if the model should take this size, check "
         "{op|the node}'s kernel_shape, strides, dilations and pads in Netron.",
-        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/nn/conv_attributes.h (InferPadsAndOutputShape: "
-        "'Invalid input shape: ' + input_shape.ToString(), when an output dimension is <= 0)",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/nn/conv_attributes.h "
+        "(InferPadsAndOutputShape: 'Invalid input shape: ' + input_shape.ToString(), when an output "
+        "dimension is <= 0)",
         _ORT_NODE,
         REASON,
     ),

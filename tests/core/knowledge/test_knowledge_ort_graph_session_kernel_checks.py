@@ -10,6 +10,9 @@ wording of the code that prints it:
 * the kernels' input checks: Einsum (einsum_auxiliary_ops.cc), Resize/Upsample scales (upsamplebase.h),
   the transformer contrib operators' input ranks (contrib_ops/cpu/bert/*), SkipLayerNormalization
   (skip_layer_norm.cc), Conv's output size (conv_attributes.h);
+* the CoreML execution provider's model compile (coreml/model/model.mm);
+* onnxruntime-web: js/web/lib/wasm (an external data file that did not download, a second start of the
+  WebAssembly runtime, its glue module not served where it looks);
 * onnxruntime-genai: src/models/model.cpp (an unknown model type) and the troubleshooting page of its
   documentation (the Windows import failure).
 
@@ -25,7 +28,8 @@ from dumpscope.core.knowledge import KnowledgeBase
 from tests.support.advice import assert_answered
 
 _TRACEBACK = (
-    "Traceback (most recent call last):\n  File \"infer.py\", line 31, in <module>\n    out = sess.run(None, feeds)\n"
+    'Traceback (most recent call last):\n  File "infer.py", line 31, in <module>\n'
+    "    out = sess.run(None, feeds)\n"
     "onnxruntime.capi.onnxruntime_pybind11_state.Fail: "
 )
 
@@ -47,13 +51,15 @@ ENTRY_CASES = [
         ("RunOptions", "terminate = False"),
     ),
     (
-        "Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:Fail] Exiting due to terminate flag being set "
+        "Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:Fail] Exiting due to terminate flag "
+        "being set "
         "to true.",
         "onnxruntime-run-terminated-by-run-options",
         ("RunOptionsUnsetTerminate",),
     ),
     (
-        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Expand node. "
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Expand "
+        "node. "
         "Name:'/dec/Expand_4' Status Message: Tensor shape cannot contain any negative value",
         "onnxruntime-tensor-shape-negative",
         ("/dec/Expand_4", "Expand", "dynamic_axes"),
@@ -64,20 +70,23 @@ ENTRY_CASES = [
         ("negative dimension",),
     ),
     (
-        '[E:onnxruntime:Default, provider_bridge_ort.cc:2251 onnxruntime::TryGetProviderInfo_CUDA] Error loading '
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:2251 onnxruntime::TryGetProviderInfo_CUDA] Error "
+        "loading "
         '"D:\\env\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on '
         '"cudnn64_9.dll" which is missing. (Error 126: The specified module could not be found.)',
         "onnxruntime-windows-dll-dependency-missing",
         ("cudnn64_9.dll", "onnxruntime_providers_cuda.dll", "preload_dlls"),
     ),
     (
-        'Error loading "onnxruntime_providers_tensorrt.dll" which depends on "nvinfer_10.dll" which depends on '
+        'Error loading "onnxruntime_providers_tensorrt.dll" which depends on "nvinfer_10.dll" which depends '
+        "on "
         '"cudart64_12.dll" which is missing. (Error 126)',
         "onnxruntime-windows-dll-dependency-missing",
         ("cudart64_12.dll", "onnxruntime_providers_tensorrt.dll"),
     ),
     (
-        "RuntimeError: Error when binding input: There's no data transfer registered for copying tensors from "
+        "RuntimeError: Error when binding input: There's no data transfer registered for copying tensors "
+        "from "
         "Device:[DeviceType:1 MemoryType:0 DeviceId:0] to Device:[DeviceType:0 MemoryType:0 DeviceId:0]",
         "onnxruntime-no-data-transfer-registered",
         ("Device:[DeviceType:1 MemoryType:0 DeviceId:0]", "onnxruntime-gpu", "get_providers"),
@@ -98,14 +107,34 @@ ENTRY_CASES = [
         "onnxruntime-genai-dll-load-failed",
         ("A dynamic link library (DLL) initialization routine failed.", "vs2015_runtime", "CUDA_PATH"),
     ),
+    (
+        "Uncaught (in promise) Error: failed to load external data file: "
+        "https://cdn.example.org/m/dec_q4.onnx_data",
+        "onnxruntime-web-external-data-fetch-failed",
+        ("https://cdn.example.org/m/dec_q4.onnx_data", "externalData"),
+    ),
+    (
+        "Error: multiple calls to 'initWasm()' detected.",
+        "onnxruntime-web-initwasm-concurrent",
+        ("Promise.all", "InferenceSession.create"),
+    ),
+    (
+        "Error: no available backend found. ERR: [wasm] TypeError: Failed to fetch dynamically imported "
+        "module: "
+        "http://localhost:3000/_next/static/chunks/ort-wasm-simd-threaded.jsep.mjs",
+        "onnxruntime-web-wasm-module-not-served",
+        ("http://localhost:3000/_next/static/chunks/ort-wasm-simd-threaded.jsep.mjs", "wasmPaths"),
+    ),
 ]
 
 CLAUSE_CASES = [
     (
-        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Einsum node. "
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Einsum "
+        "node. "
         "Name:'/attn/Einsum_2' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/math/"
         "einsum_utils/einsum_auxiliary_ops.cc:298 std::unique_ptr<onnxruntime::Tensor> onnxruntime::"
-        "EinsumOp::MatMul(...) Einsum op: Input dimensions must be equal along an axis to be reduced across all "
+        "EinsumOp::MatMul(...) Einsum op: Input dimensions must be equal along an axis to be reduced across "
+        "all "
         "inputs",
         "ort-einsum-reduced-dims",
         ("/attn/Einsum_2", "dynamic_axes"),
@@ -116,19 +145,22 @@ CLAUSE_CASES = [
         ("subscript letter",),
     ),
     (
-        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Upsample node. "
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Upsample "
+        "node. "
         "Name:'up_blk_2' Status Message: Upsample: input tensor's dimension does not match the scales.",
         "ort-resize-scales-rank",
         ("up_blk_2", "Upsample", "[1, 1, sh, sw]"),
     ),
     (
-        _TRACEBACK + "[ONNXRuntimeError] : 1 : FAIL : Resize: input tensor's dimension does not match the scales.",
+        _TRACEBACK + "[ONNXRuntimeError] : 1 : FAIL : Resize: input tensor's dimension does not match the "
+        "scales.",
         "ort-resize-scales-rank",
         ("Resize", "[1, 1, scale_h, scale_w]"),
     ),
     (
         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
-        "MultiHeadAttention node. Name:'mha_layer_5' Status Message: Input 'query' is expected to have 3, 4, or 5 "
+        "MultiHeadAttention node. Name:'mha_layer_5' Status Message: Input 'query' is expected to have 3, "
+        "4, or 5 "
         "dimensions, got 2",
         "ort-contrib-input-rank",
         ("mha_layer_5", "MultiHeadAttention", "'query'", "3, 4, or 5", "has 2"),
@@ -150,6 +182,14 @@ CLAUSE_CASES = [
         "Name:'/stem/conv3/Conv' Status Message: Invalid input shape: {1,64,2,2}",
         "ort-conv-output-size",
         ("/stem/conv3/Conv", "{1,64,2,2}", "kernel_shape"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Error compiling model compiler error:  Encountered an error while "
+        "compiling a neural network model: validator error: Model output 'boxes' has a different shape than "
+        "its "
+        "corresponding return value to main.",
+        "ort-coreml-ep-compile",
+        ("Model output 'boxes' has a different shape", "ModelFormat", "CPUExecutionProvider"),
     ),
 ]
 
