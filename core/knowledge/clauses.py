@@ -4108,6 +4108,132 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- s21f: onnxruntime kernels' own input checks (Einsum, Resize/Upsample scales, the transformer
+    # contrib operators' input ranks, SkipLayerNormalization, the CoreML EP's compile, Conv's output size) ---
+    Clause(
+        "ort-einsum-reduced-dims",
+        ("onnxruntime",),
+        "einsum op: input dimensions must be equal along an axis to be reduced",
+        r"Einsum op: Input dimensions must be equal along an axis to be reduced across all inputs",
+        "The Einsum node {op|} sums over a subscript letter that its operands hold at different sizes: the "
+        "equation (for example 'bhid,bhjd->bhij') says both inputs share that axis, and the tensors that "
+        "reached the node disagree there - an input of another hidden, head or sequence size than the "
+        "weights or the other operand it is contracted with.",
+        "Print the shapes of the inputs reaching {op|the Einsum node} (add them as graph outputs, or compare "
+        "with session.get_inputs()) and feed sizes for which every letter repeated across the inputs has "
+        "one size; if a size comes from a reshape traced at export, re-export with dynamic_axes so it "
+        "follows the input.",
+        "microsoft/onnxruntime: "
+        "onnxruntime/core/providers/cpu/math/einsum_utils/einsum_compute_preprocessor.cc "
+        "and einsum_auxiliary_ops.cc (ORT_ENFORCE: 'Einsum op: Input dimensions must be equal along an axis "
+        "to be reduced across all inputs')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-resize-scales-rank",
+        ("onnxruntime",),
+        "input tensor's dimension does not match the scales",
+        r"(?P<value>Resize|Upsample): input tensor's dimension does not match the scales",
+        "The {value} node {op|} was given a scales input with another number of values than its input has "
+        "dimensions: ONNX {value} takes one scale per dimension, batch and channel included (four for an "
+        "NCHW image: [1, 1, scale_h, scale_w]). A scales tensor of only the spatial two values (written by "
+        "an older exporter or a converter from another framework), or an input of another rank than at "
+        "export, breaks that.",
+        "Give {op|the node} a scales (or sizes) input with one value per input dimension ([1, 1, sh, sw] for "
+        "NCHW; edit the initializer with onnx, or re-export with opset 11 or later so the exporter writes "
+        "full-rank scales), and feed the input rank the model was exported for.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/upsample.cc and upsamplebase.h "
+        "(ScalesValidation / BaseCompute: 'Resize: input tensor's dimension does not match the scales.', "
+        "'Upsample: ...')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-contrib-input-rank",
+        ("onnxruntime",),
+        "is expected to have",
+        r"(?:Input '(?P<input>[A-Za-z_][\w.]{0,80})'|\b(?P<tensor>input|skip|gamma|beta|bias|query|key|value"
+        r"|mask_index|past|position_ids)) is expected to have (?P<value>\d{1,2}(?:,? (?:or )?\d{1,2}){0,3}) "
+        r"dimensions?,? got (?P<value2>\d{1,3})",
+        "A fused transformer operator of onnxruntime (node {op|}, {arg|an attention, layer-norm or rotary "
+        "contrib operator}) checks the rank of each input before it runs: its input '{input|}{tensor|}' must "
+        "have {value} dimensions and has {value2}. These operators (Attention, MultiHeadAttention, "
+        "GroupQueryAttention, SkipLayerNormalization, RotaryEmbedding...) take fixed layouts, such as "
+        "(batch, sequence, hidden) for a rank of 3; a feed without its batch axis, or a fusion the "
+        "transformer optimizer made for another model layout, breaks that.",
+        "Feed '{input|}{tensor|}' with {value} dimensions (add the batch axis with np.expand_dims, or "
+        "reshape to (batch, sequence, hidden)); if your feeds match the original model, the fused node was "
+        "made by onnxruntime's transformer optimizer (onnxruntime.transformers.optimizer) for another "
+        "model type or layout: run the unoptimized model, or optimize again with the right model_type, "
+        "num_heads and hidden_size.",
+        "microsoft/onnxruntime: onnxruntime/contrib_ops/cpu/bert/attention_base.cc, "
+        "multihead_attention_helper.h, skip_layer_norm.cc, rotary_embedding_helper.h (ORT_MAKE_STATUS "
+        "INVALID_ARGUMENT: \"Input 'query' is expected to have 3 dimensions, got \", 'input is expected to "
+        "have 3 dimensions, got ')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-skip-layernorm-shape",
+        ("onnxruntime",),
+        "skip is expected to have same shape as input",
+        r"skip is expected to have same shape as input",
+        "The SkipLayerNormalization node {op|} adds its 'skip' input (the residual branch) to 'input' before "
+        "normalizing, and the two reached it with different shapes. The node is a fusion of Add + "
+        "LayerNormalization made by onnxruntime's transformer optimizer: it needs both operands of the "
+        "original Add to have one shape, so a model whose Add broadcast (a residual of another sequence "
+        "length or batch size) or feeds of another size than at optimization break it.",
+        "Feed inputs of one batch and sequence size to both branches, as the model was exported for; if "
+        "the original (unoptimized) model runs with these feeds, use it, or optimize again with "
+        "onnxruntime.transformers.optimizer for the right model_type so the Add that broadcasts is not "
+        "fused into {op|the SkipLayerNormalization node}.",
+        "microsoft/onnxruntime: onnxruntime/contrib_ops/cpu/skip_layer_norm.cc and "
+        "contrib_ops/cuda/bert/skip_layer_norm.cc ('skip is expected to have same shape as input')",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-coreml-ep-compile",
+        ("onnxruntime",),
+        "error compiling model",
+        r"Error compiling model:?\s{0,2}(?P<detail>[^\n]{1,300})",
+        "onnxruntime's CoreML execution provider turned the part of the graph it took into a Core ML "
+        "model, and Core ML itself refused it while the session was created (compiling it with MLModel "
+        "compileModelAtURL): '{detail}'. The EP's per-op checks let through "
+        "a form this macOS/iOS version's Core ML cannot compile (a shape Core ML infers differently, an op "
+        "attribute, a model format the OS lacks: ML Program needs macOS 12 / iOS 15), or the temporary "
+        "directory it compiles into cannot be written.",
+        "Confirm it is the CoreML EP by creating the session with CPUExecutionProvider only; then switch "
+        "the CoreML EP's model format (provider option ModelFormat 'MLProgram' or 'NeuralNetwork'; flag "
+        "COREML_FLAG_CREATE_MLPROGRAM in older releases) and allow static shapes only "
+        "(RequireStaticInputShapes '1' / COREML_FLAG_ONLY_ALLOW_STATIC_INPUT_SHAPES), fixing the input "
+        "sizes first with python -m onnxruntime.tools.make_dynamic_shape_fixed if the detail names a "
+        "shape; a newer onnxruntime release checks more ops before handing them to Core ML.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/coreml/model/model.mm (loadModel: ORT_MAKE_STATUS "
+        "FAIL 'Error compiling model ' / 'Error Creating MLModel ' + Core ML's localizedDescription); "
+        "onnxruntime.ai docs, CoreML execution provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-conv-output-size",
+        ("onnxruntime",),
+        "invalid input shape: ",
+        r"Invalid input shape: (?P<shape>\{[^}\n]{0,120}\})",
+        "The {arg|Conv} node {op|} computed an output size of zero or less from its input of shape {shape}: "
+        "along a spatial axis the input plus its pads is smaller than the kernel's dilated extent, so no "
+        "window fits - an image or feature map smaller than the model was built for (often after several "
+        "stride-2 layers), or kernel, stride or pad attributes that do not fit this input.",
+        "Feed a larger input (at least the size the model was exported with, or a multiple of its total "
+        "stride), or resize or pad the image before inference; if the model should take this size, check "
+        "{op|the node}'s kernel_shape, strides, dilations and pads in Netron.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/nn/conv_attributes.h "
+        "(InferPadsAndOutputShape: 'Invalid input shape: ' + input_shape.ToString(), when an output "
+        "dimension is <= 0)",
+        _ORT_NODE,
+        REASON,
+    ),
     # --- onnxruntime: an exception's own location (OnnxRuntimeException: '<path>:<line> <function> ...'),
     # read by the component its path names (last resort; the last such location is the innermost failure) ---
     Clause(
