@@ -21,7 +21,11 @@ FLOORS = {
         ("dev", "claimed"): (35, 35),
         ("dev", "new"): (12, 12),
         ("dev", "code"): (18, 18),
-        ("heldout", "claimed"): (19, 20),
+        # lowered 19 -> 18 by the lead (2026-11-30, s21f's onnxruntime entries): one held-out onnxruntime
+        # answer that was already withheld as "no confident match" now lists another tool first among the
+        # closest; counts only, not looked at, nothing changed in reaction (round 15 rose by one in the same
+        # merge).
+        ("heldout", "claimed"): (18, 20),
         ("heldout", "new"): (12, 12),
         ("heldout", "code"): (6, 6),
     },
@@ -82,7 +86,9 @@ SCAN_FLOORS = {
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
-    "round20": {"dev": (33, 47), "heldout": (20, 31)},
+    # round 20's held-out count of right-tool answers lowered 31 -> 30 with its family@1 floor above (the same
+    # withheld answer); its specific floor stays 20.
+    "round20": {"dev": (33, 47), "heldout": (20, 30)},
     # round 21's held-out floor lowered 16 -> 15 by the lead (s18h): one of its answers had counted specific
     # while it read a TensorRT builder assert as an ONNX importer's requirement (a false reading, found by a
     # hand draw and fixed for every message); that message now gets TensorRT's family card.
