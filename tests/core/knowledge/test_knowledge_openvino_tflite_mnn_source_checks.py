@@ -1,4 +1,4 @@
-"""OpenVINO's shape and type checks, TFLite's kernel and Java checks and MNN's backend messages, from their sources.
+"""OpenVINO's shape and type checks, TFLite's kernel and Java checks, MNN's backend messages: vendor texts.
 
 OpenVINO (openvinotoolkit/openvino, and the strings of the openvino 2026.4 wheel's libopenvino.so): Reshape's
 shape inference (src/core/shape_inference/include/reshape_shape_inference.hpp: "Requested output shape ... is
@@ -8,8 +8,8 @@ element-type checks of MatMul, Concat and the elementwise ops (src/core/src/op/m
 inconsistent."), Split and VariadicSplit (split_shape_inference.hpp, variadic_split_shape_inference.hpp),
 Transpose (transpose_shape_inference.hpp: "Permutation ... is not valid for input shape ...") and the
 asynchronous InferRequest's state check (src/inference/src/dev/iasync_infer_request.cpp: "Infer Request is
-busy") and the PyTorch front end's recurrent layers (src/frontends/pytorch/src/op/lstm.cpp: "LSTM in train mode
-is not supported.").
+busy") and the PyTorch front end's recurrent layers (src/frontends/pytorch/src/op/lstm.cpp: "LSTM in train
+mode is not supported.").
 TFLite / LiteRT (google-ai-edge/LiteRT tflite/): the Java TensorImpl's type check ("Cannot convert between a
 TensorFlowLite tensor with type %s and a Java object of type %s (which is compatible with the TensorFlowLite
 type %s)."), kernel_util.cc's broadcast check ("Given shapes, %s and %s, are not broadcastable.") and
@@ -28,7 +28,10 @@ import pytest
 from dumpscope.core.knowledge import KnowledgeBase
 from tests.support.advice import assert_answered
 
-OV_NODE = "Exception from src/core/src/node.cpp:95:\nCheck '{check}' failed at src/core/shape_inference/include/{file}:{line}:\n"
+OV_NODE = (
+    "Exception from src/core/src/node.cpp:95:\n"
+    "Check '{check}' failed at src/core/shape_inference/include/{file}:{line}:\n"
+)
 
 ENTRIES = [
     (
@@ -46,12 +49,14 @@ ENTRIES = [
     ),
     (
         "While validating node 'opset1::Reshape flatten_2 (x[0]:f32[1,7,7,512], p[0]:i64[2]) -> (f32[?,?])' "
-        "with friendly_name 'flatten_2':\nNon-'-1' output dimensions do not evenly divide the input dimensions",
+        "with friendly_name 'flatten_2':\nNon-'-1' output dimensions do not evenly divide the input "
+        "dimensions",
         "openvino-s21d-reshape-incompatible",
         ("flatten_2", "model.reshape()"),
     ),
     (
-        "While validating node 'opset1::Add blk/add_3 (a[0]:f16[1,64], b[0]:f32[1,64]) -> (dynamic[...])' with "
+        "While validating node 'opset1::Add blk/add_3 (a[0]:f16[1,64], b[0]:f32[1,64]) -> "
+        "(dynamic[...])' with "
         "friendly_name 'blk/add_3':\nArgument element types are inconsistent.",
         "openvino-s21d-element-type-mismatch",
         ("blk/add_3", "Add", "model.float()"),
@@ -66,7 +71,8 @@ ENTRIES = [
         ("proj/MatMul", "f32", "f16", "INFERENCE_PRECISION_HINT"),
     ),
     (
-        "While validating node 'opset1::VariadicSplit heads/split (x[0]:f32[1,64,32], a[0]:i64[], l[0]:i64[3]) "
+        "While validating node 'opset1::VariadicSplit heads/split (x[0]:f32[1,64,32], a[0]:i64[], "
+        "l[0]:i64[3]) "
         "-> (f32[...])' with friendly_name 'heads/split':\n"
         "Total length of splits: 96 must match the length of the chosen axis: 64",
         "openvino-s21d-split-lengths",
@@ -92,27 +98,32 @@ ENTRIES = [
         ("request.wait()", "ov.AsyncInferQueue"),
     ),
     (
-        "OpConversionFailure: Check 'is_conversion_successful' failed at src/frontends/pytorch/src/frontend.cpp:171:\n"
-        "FrontEnd API failed with OpConversionFailure:\nModel wasn't fully converted. Failed operations detailed log:\n"
+        "OpConversionFailure: Check 'is_conversion_successful' failed at "
+        "src/frontends/pytorch/src/frontend.cpp:171:\n"
+        "FrontEnd API failed with OpConversionFailure:\nModel wasn't fully converted. Failed "
+        "operations detailed log:\n"
         "-- aten::lstm with a message:\nException from src/frontends/pytorch/src/op/lstm.cpp:300:\n"
         "LSTM in train mode is not supported.\nSummary:\n-- Conversion is failed for: aten::lstm",
         "openvino-s21d-pytorch-rnn-train-mode",
         ("LSTM", "model.eval()"),
     ),
     (
-        "java.lang.IllegalArgumentException: Cannot convert between a TensorFlowLite tensor with type INT8 and a "
+        "java.lang.IllegalArgumentException: Cannot convert between a TensorFlowLite tensor with "
+        "type INT8 and a "
         "Java object of type [[[F (which is compatible with the TensorFlowLite type FLOAT32).",
         "tflite-s21d-java-convert-type",
         ("INT8", "FLOAT32", "getInputTensor(i).dataType()"),
     ),
     (
-        "RuntimeError: tensorflow/lite/kernels/kernel_util.cc:701 Given shapes, [1,8,8], [1,1,8] and [1,4,8], are "
+        "RuntimeError: tensorflow/lite/kernels/kernel_util.cc:701 Given shapes, [1,8,8], [1,1,8] and "
+        "[1,4,8], are "
         "not broadcastable.Node number 9 (SELECT_V2) failed to prepare.",
         "tflite-s21d-not-broadcastable",
         ("SELECT_V2", "1,8,8", "1,4,8", "shape_signature"),
     ),
     (
-        "RuntimeError: tensorflow/lite/kernels/add.cc:118 input1->type != input2->type (INT16 != INT8)Node number "
+        "RuntimeError: tensorflow/lite/kernels/add.cc:118 input1->type != input2->type (INT16 != "
+        "INT8)Node number "
         "2 (ADD) failed to prepare.",
         "tflite-s21d-kernel-type-mismatch",
         ("ADD", "INT16", "INT8", "kernels/add.cc", "representative_dataset"),
