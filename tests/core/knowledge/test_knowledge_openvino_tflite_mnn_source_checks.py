@@ -75,14 +75,14 @@ ENTRIES = [
         "l[0]:i64[3]) "
         "-> (f32[...])' with friendly_name 'heads/split':\n"
         "Total length of splits: 96 must match the length of the chosen axis: 64",
-        "openvino-s21d-split-lengths",
-        ("heads/split", "96", "64"),
+        "openvino-s21d-variadic-split-lengths",
+        ("heads/split", "96", "64", "-1"),
     ),
     (
         "Dimension of data input shape along 'axis': 100 must be evenly divisible by 'num_splits' attribute "
         "value: 3",
         "openvino-s21d-split-lengths",
-        ("100", "3 equal parts"),
+        ("100", "3 equal parts", "model.reshape()"),
     ),
     (
         "While validating node 'opset1::Transpose enc/Transpose_1 (r[0]:f32[1,3,224], o[0]:i64[4]) -> "
@@ -136,7 +136,7 @@ ENTRIES = [
     (
         "OpenCL alloc image failed (STATIC), 4096x8192",
         "mnn-s21d-opencl-alloc-failed",
-        ("image", "4096x8192", "Precision_Low"),
+        ("image", "size 4096x8192", "Precision_Low"),
     ),
 ]
 
