@@ -100,11 +100,12 @@ class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
 
 #: The first three digits of every AscendCL-style return code the CANN headers define: acl_base.h (100xxx
 #: parameters, 148xxx dump/profiling configuration, 200xxx resources, 300xxx storage, 500xxx internal),
-#: rt_error_codes.h (107xxx, 207xxx, 507xxx runtime), ge_error_codes.h (145xxx, 245xxx, 545xxx GE) and
-#: aclnn's status codes (161xxx parameters, 361xxx runtime, 561xxx inner: infershape, tiling, kernel).  A
-#: six-digit number after "error" outside them (``Reshape error: 262144 elements``) is no AscendCL code.
+#: rt_error_codes.h (107xxx, 207xxx, 507xxx runtime), ge_error_codes.h (145xxx, 245xxx, 345xxx data flow,
+#: 545xxx GE) and aclnn's status codes (161xxx parameters, 361xxx runtime, 561xxx inner: infershape, tiling,
+#: kernel).  A six-digit number after "error" outside them (``Reshape error: 262144 elements``) is no AscendCL
+#: code.
 ACL_PREFIXES: tuple[str, ...] = (
-    "100", "107", "145", "148", "161", "200", "207", "245", "300", "361", "500", "507", "545", "561"
+    "100", "107", "145", "148", "161", "200", "207", "245", "300", "345", "361", "500", "507", "545", "561"
 )  # fmt: skip
 
 _EXTRACTORS: tuple[_Extractor, ...] = (
