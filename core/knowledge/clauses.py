@@ -1128,7 +1128,25 @@ CLAUSES: tuple[Clause, ...] = (
         "cudaDeviceProp.persistingL2CacheMaxSize('); " + _TRT_RUNTIME_H + " "
         "(IExecutionContext::setPersistentCacheLimit)",
     ),
-    # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
+    Clause(
+        "trt-engine-destroyed-before-contexts",
+        ("tensorrt",),
+        "destroying an engine object before destroying the ",
+        r"Destroying an engine object before destroying the (?P<value>IExecutionContext|IEngineInspector) "
+        r"objects it created",
+        "The engine (ICudaEngine) was destroyed while {value} objects it created were still alive: a context "
+        "or inspector uses its engine's memory, so TensorRT reports the order as undefined behaviour (at "
+        "exit, or when the engine was released first: a Python engine object garbage-collected before its "
+        "context, a C++ delete in the wrong order).",
+        "Destroy in reverse order of creation: every {value} first, then the engine, then the runtime "
+        "(C++: delete context; delete engine; delete runtime, or smart pointers declared runtime, engine, "
+        "context so they go out of scope in reverse; Python: del context before del engine, and keep the "
+        "engine referenced, e.g. on the same object, as long as any context is used).",
+        _TRT_LEAN + " ('Destroying an engine object before destroying the IExecutionContext objects it "
+        "created leads to undefined behavior.', '... the IEngineInspector objects it created ...', "
+        "'Destroying a runtime before destroying deserialized engines created by the runtime leads to "
+        "undefined behavior.')",
+    ),
     Clause(
         "onnx-trt-model-deserialize",
         ("tensorrt",),
@@ -1290,6 +1308,33 @@ CLAUSES: tuple[Clause, ...] = (
         "incompatible dimensions: ...')",
         "",
     ),
+    Clause(
+        "trt-shape-machine-check",
+        ("tensorrt",),
+        "instruction: ",
+        r"(?:(?:Internal Error \()?(?P<value2>[^\n]{1,300}?)\s{0,4})?Instruction: (?P<arg>CHECK_BROADCAST|"
+        r"CHECK_EQUAL|CHECK_LESS|CHECK_SLICE|CHECK_VOLUME|RESHAPE_ZERO_IS_PLACEHOLDER|RESHAPE|GATHER|SCATTER)"
+        r"\b(?P<value>[^\n)]{0,80}?)\.?(?:\)|\n|$)",
+        "A shape check that TensorRT compiled into the engine failed at run time for the input shapes "
+        "given ('{value2|the shape machine's fault}', instruction {arg} {value|}): the shapes lie inside the "
+        "optimization profile, yet for these sizes a layer's own rule does not hold: two dimensions that "
+        "must be equal or broadcastable differ (CHECK_EQUAL, CHECK_BROADCAST), a slice or gather index falls "
+        "past a dimension (CHECK_LESS, CHECK_SLICE, GATHER), or a Reshape's target volume differs from its "
+        "input's (RESHAPE).",
+        "Check the shapes fed against each other and against the model: inputs that share a dimension "
+        "(input_ids and attention_mask of one sequence length, an image and its mask) must agree; run the "
+        "ONNX model with the same shapes in onnxruntime (polygraphy run model.onnx --onnxrt --trt "
+        "--input-shapes ...) to see whether the model itself rejects them. A size the exporter baked in as "
+        "a constant (a Reshape or Slice traced at one input size) needs the model re-exported with that "
+        "size computed from the input's shape (or constant-folded for one fixed size); otherwise narrow "
+        "the optimization profile to the sizes the model accepts.",
+        _TRT_LEAN + " (runtime/core/shapeMachine.cpp: executeContinuation, its fault messages ' "
+        "Instruction: ', 'reshape would change volume ', \"Condition '<' violated: \", \"Condition '==' "
+        'violated: " and the instructions CHECK_BROADCAST, CHECK_EQUAL, CHECK_LESS, CHECK_SLICE, '
+        "CHECK_VOLUME, RESHAPE, GATHER); MindSpore Lite TensorRT delegate FAQ ('shapeMachine.cpp (252) - "
+        "Shape Error in operator(): broadcast with incompatible Dimensions', 'Instruction: CHECK_BROADCAST')",
+    ),
+    # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
     Clause(
         "trt-gpu-memory",
         ("tensorrt",),

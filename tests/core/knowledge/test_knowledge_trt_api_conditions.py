@@ -8,7 +8,9 @@ include/NvInferRuntime.h (8.x: setBindingDimensions, getBindingIndex, getNbBindi
 executeV2/enqueueV2 'only works for execution contexts built with full dimension networks'; 10.x:
 IOptimizationProfile::setDimensions, setAuxStreams, setPersistentCacheLimit,
 ExecutionContextAllocationStrategy) and the strings of libnvinfer_lean (tensorrt_lean_cu12_libs
-11.4.0.106: the conditions and messages quoted below).  Names and values are our own."""
+11.4.0.106: the conditions and messages quoted below, the shape machine's instructions of
+runtime/core/shapeMachine.cpp); MindSpore Lite's TensorRT delegate FAQ for TensorRT 7's shape machine
+form.  Names and values are our own."""
 
 from __future__ import annotations
 
@@ -140,6 +142,48 @@ CASES = [
         ("67108864", "31457280"),
     ),
 ]
+
+
+#: Cards of other codes answered by a clause: (vendor text, card id, clause, named parts).
+OTHER_CARDS = [
+    (
+        "[TRT] [E] 3: [engine.cpp::~Engine::1146] Error Code 3: API Usage Error (Parameter check failed at: "
+        "runtime/api/engine.cpp::~Engine::1146, condition: mExecutionContextCounter.use_count() == 1. "
+        "Destroying an engine object before destroying the IExecutionContext objects it created leads to "
+        "undefined behavior.)",
+        CODE3,
+        "trt-engine-destroyed-before-contexts",
+        ("IExecutionContext", "del context before del engine"),
+    ),
+    (
+        "[TRT] [E] 7: [shapeMachine.cpp::executeContinuation::864] Error Code 7: Internal Error "
+        "(/blk/Slice_3: ISliceLayer has out of bounds access on axis 1 Instruction: CHECK_LESS 40 32.)",
+        "tensorrt-ErrorCode-FAILED-EXECUTION-builder-7",
+        "trt-shape-machine-check",
+        (
+            "/blk/Slice_3: ISliceLayer has out of bounds access on axis 1",
+            "CHECK_LESS 40 32",
+            "--onnxrt --trt",
+        ),
+    ),
+    (
+        # TensorRT 7's form, without any '[TRT]' or 'Error Code': named TensorRT by its shape machine's file
+        "ERROR: shapeMachine.cpp (252) - Shape Error in operator(): broadcast with incompatible Dimensions\n"
+        "Instruction: CHECK_BROADCAST 7 5",
+        "family-tensorrt",
+        "trt-shape-machine-check",
+        ("broadcast with incompatible Dimensions", "CHECK_BROADCAST 7 5"),
+    ),
+]
+
+
+@pytest.mark.parametrize("message, card, clause, named", OTHER_CARDS, ids=[c[2] for c in OTHER_CARDS])
+def test_another_trt_card_is_answered_by_its_clause(
+    kb: KnowledgeBase, message: str, card: str, clause: str, named: tuple[str, ...]
+) -> None:
+    """A card of another code (or TensorRT's family card) answered by the clause of its message."""
+    top = assert_answered(kb, message, named, clause=clause)
+    assert top.entry.id == f"{card}+{clause}"
 
 
 @pytest.mark.parametrize("message, clause, named", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
