@@ -10,7 +10,10 @@ IOptimizationProfile::setDimensions, setAuxStreams, setPersistentCacheLimit,
 ExecutionContextAllocationStrategy) and the strings of libnvinfer_lean (tensorrt_lean_cu12_libs
 11.4.0.106: the conditions and messages quoted below, the shape machine's instructions of
 runtime/core/shapeMachine.cpp); MindSpore Lite's TensorRT delegate FAQ for TensorRT 7's shape machine
-form.  Names and values are our own."""
+form.  The other entries: NVIDIA/TensorRT samples/common/common.h (loadLibrary), Polygraphy's
+comparator (tools/Polygraphy/polygraphy/comparator/compare.py), DeepStream's nvdsinfer preparePreprocess,
+and NVIDIA's answers in NVIDIA/TensorRT#2098 and #1866 (the Jetson device table).  Names and values are our
+own."""
 
 from __future__ import annotations
 
@@ -200,3 +203,64 @@ def test_a_condition_no_clause_knows_keeps_the_generic_reading(kb: KnowledgeBase
     """A parameter check without a clause of its own is still read by the generic clause, which quotes it."""
     message = _trt8("someFutureCall", "mSomething.isReady()")
     assert_answered(kb, message, ("someFutureCall", "mSomething.isReady()"), clause="trt-parameter-check")
+
+
+#: Entries of TensorRT's tools answered on their own wording: (vendor text, entry id, named parts).
+ENTRIES = [
+    (
+        # a specific internal assertion ranks above the generic 'Assertion ... failed' entry of Error Code 2
+        "[TRT] [E] 2: [ltWrapper.cpp::setupHeuristic::327] Error Code 2: Internal Error (Assertion "
+        "cublasStatus == CUBLAS_STATUS_SUCCESS failed. )",
+        "tensorrt-cublas-status-assert",
+        ("--tacticSources=-CUBLAS,-CUBLAS_LT",),
+    ),
+    (
+        "[TRT] [E] 2: [pluginV2Runner.cpp::execute::265] Error Code 2: Internal Error (Assertion status == "
+        "kSTATUS_SUCCESS failed. )",
+        "tensorrt-plugin-enqueue-failed",
+        ("enqueue()", "compute-sanitizer"),
+    ),
+    (
+        "[E] [TRT] 2: [utils.cpp::checkMemLimit::380] Error Code 2: Internal Error (Assertion upperBound "
+        "!= 0 failed. Unknown embedded device detected. Please update the table with the entry: "
+        "{{2222, 4, 8}, 7777},)",
+        "tensorrt-s21e-unknown-embedded-device",
+        ("{{2222, 4, 8}, 7777}", "JetPack"),
+    ),
+    (
+        "[E] Could not load plugin library: /srv/p/libmy_roi.so, due to: /srv/p/libmy_roi.so: undefined "
+        "symbol: _ZN8nvinfer115getPluginRegistryEv",
+        "tensorrt-s21e-load-plugin-library",
+        (
+            "/srv/p/libmy_roi.so",
+            "undefined symbol: _ZN8nvinfer115getPluginRegistryEv",
+            "ldd /srv/p/libmy_roi.so",
+        ),
+    ),
+    (
+        "0:00:01.2 ERROR nvinfer gstnvinfer.cpp:640:gst_nvinfer_logger:<sgie-face> NvDsInferContext[UID 3]: "
+        "Error in NvDsInferContextImpl::preparePreprocess() <nvdsinfer_context_impl.cpp:874> [UID = 3]: GRAY "
+        "input format specified but network input channels is not 1.",
+        "tensorrt-s21e-deepstream-input-channels",
+        ("GRAY", "1 channel(s)", "--inputs-as-nchw"),
+    ),
+    (
+        "[E]         FAILED | Output: 'seg_mask' | Difference exceeds tolerance (rel=0.001, abs=0.002)",
+        "tensorrt-s21e-polygraphy-output-mismatch",
+        ("seg_mask", "rel=0.001", "abs=0.002", "--trt-outputs mark all"),
+    ),
+    (
+        "[E] Accuracy Summary | trt-runner-N0-05/05/25-10:00:00 vs. onnxrt-runner-N0-05/05/25-10:00:00 | "
+        "Passed: 0/2 iterations | Pass Rate: 0.0%",
+        "tensorrt-s21e-polygraphy-output-mismatch",
+        ("trt-runner-N0-05/05/25-10:00:00", "onnxrt-runner-N0-05/05/25-10:00:00"),
+    ),
+]
+
+
+@pytest.mark.parametrize("message, entry, named", ENTRIES, ids=[e[1] for e in ENTRIES])
+def test_a_trt_tool_message_is_answered_by_its_entry(
+    kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
+) -> None:
+    """The entry written from the tool's own source answers its message first, with the parts it named."""
+    assert_answered(kb, message, named, entry=entry)
