@@ -932,8 +932,8 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "trt-api-static-dims-mismatch",
         ("tensorrt",),
-        "enginedims.d[i] == ",
-        _TRT_CHECK_AT + r"(?P<arg>engineDims\.d\[i\] == (?:dims|dimensions)\.d\[i\])",
+        "enginedims.d[i] == dimensions.d[i]",
+        _TRT_CHECK_AT + r"(?P<arg>engineDims\.d\[i\] == dimensions\.d\[i\])",
         "The shape given to {call|setInputShape / setBindingDimensions} differs from the engine's in a "
         "dimension the engine has fixed ({arg} was false): only the dimensions built as -1 (dynamic, with "
         "an optimization profile) may change at run time; every other one must equal the engine's.",
@@ -941,7 +941,10 @@ CLAUSES: tuple[Clause, ...] = (
         "its non -1 entries: batch, channels, height and width, in the engine's order (NCHW or NHWC); to "
         "accept other sizes, export the ONNX model with that dimension dynamic and rebuild the engine with "
         "--minShapes/--optShapes/--maxShapes that cover them.",
-        _TRT_LEAN + " (condition engineDims.d[i] == dims.d[i], 'Static dimension mismatch while setting "
+        _TRT8_RUNTIME_H + " (IExecutionContext::setBindingDimensions: 'only the wildcard dimension -1 can "
+        "be replaced with a new dimension >= 0'); "
+        + _TRT_LEAN
+        + " ('Static dimension mismatch while setting "
         "input shape for '); " + _TRT_RUNTIME_H + " (setInputShape: 'Each dimension must agree with the "
         "network dimension unless the latter was -1')",
         _TRT_CALL_CONTEXT,
