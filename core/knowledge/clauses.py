@@ -119,6 +119,16 @@ _ORT_EXCEPTIONS = (
 
 _TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
 _TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
+_TRT8_RUNTIME_H = "NVIDIA/TensorRT 8.x: include/NvInferRuntime.h"
+_TRT_CHECK_AT = (
+    r"(?:Parameter check failed at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?, "
+    r"|Parameter check failed, )condition: "
+)
+"""Where TensorRT's parameter check names the function (TensorRT 8: 'Parameter check failed at:
+<file>::<function>::<line>, condition: '; TensorRT 10: 'Parameter check failed, condition: ', the function
+before the ErrorCode, read by :data:`_TRT_CALL_CONTEXT`)."""
+_TRT_CALL_CONTEXT = r"(?P<call>I[A-Z][A-Za-z]{2,40}::[A-Za-z]\w{1,60}): Error Code"
+"""TensorRT 10's '<interface>::<function>: Error Code N: ...' (the function whose parameter check failed)."""
 _TRT_NULL_CAUSE = (
     "TensorRT reads and writes every input and output of the engine through an address the application "
     "gives it; a missing one stops the launch before any layer runs."
@@ -879,7 +889,267 @@ CLAUSES: tuple[Clause, ...] = (
         "expected at least '); " + _TRT_RUNTIME_H + " (ICudaEngine::getDeviceMemorySizeV2, "
         "IExecutionContext::setDeviceMemoryV2)",
     ),
-    # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
+    # --- TensorRT runtime API checks read from the condition alone (the check's message may be absent, as in
+    # TensorRT 8's 'Parameter check failed at: <file>::<function>::<line>, condition: <condition>'): after the
+    # clauses that read a check's own message, before the generic 'Parameter check failed' clause -----------
+    Clause(
+        "trt-api-binding-not-input",
+        ("tensorrt",),
+        "bindingisinput(bindingindex)",
+        _TRT_CHECK_AT + r"(?P<arg>mEngine\.bindingIsInput\(bindingIndex\))",
+        "{call|setBindingDimensions} was given the index of an output binding ({arg} was false): only an "
+        "input takes dimensions (setBindingDimensions / set_binding_shape, setInputShapeBinding); an "
+        "output's shape follows from the inputs' once they are all set.",
+        "Call set_binding_shape (setBindingDimensions) only for the indices where engine.binding_is_input(i) "
+        "is true; read an output's shape with context.get_binding_shape(i) after every input is set. On "
+        "TensorRT 8.5 and later use the name-based calls: context.set_input_shape(name, shape) for the names "
+        "whose engine.get_tensor_mode(name) is TensorIOMode.INPUT, context.get_tensor_shape(name) for "
+        "outputs. With several optimization profiles, the bindings of profile k start at k x (bindings per "
+        "profile).",
+        _TRT8_RUNTIME_H + " (IExecutionContext::setBindingDimensions: 'bindingIndex index of an input "
+        "tensor'; ICudaEngine::bindingIsInput); " + _TRT_RUNTIME_H + " (setInputShape, getTensorIOMode)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-binding-index-range",
+        ("tensorrt",),
+        "getnbbindings()",
+        _TRT_CHECK_AT + r"(?P<arg>[^\n]{0,60}?bindingIndex[^\n]{0,60}?getNbBindings\(\))",
+        "{call|The call} was given a binding index outside 0 .. engine.num_bindings - 1 ({arg} was false): "
+        "get_binding_index(name) returns -1 for a name that is no input or output of this engine (a name "
+        "from another export of the model, a renamed output), and an index counted for another "
+        "optimization profile or engine is past the end.",
+        "Take the indices from this engine: for i in range(engine.num_bindings): engine.get_binding_name(i) "
+        "lists them; check get_binding_index(name) != -1 before using it, and use the names of the ONNX "
+        "model this engine was built from. On TensorRT 8.5 and later use the name-based calls "
+        "(get_tensor_shape(name), set_input_shape(name, shape), set_tensor_address(name, ptr)), which need "
+        "no index.",
+        _TRT8_RUNTIME_H + " (ICudaEngine::getBindingIndex: 'The binding index for the named tensor, or -1 "
+        "if the name is not found'; getNbBindings: 'the first getNbBindings() / K bindings are used by "
+        "profile number 0'); " + _TRT_RUNTIME_H + " (getNbIOTensors, getIOTensorName)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-static-dims-mismatch",
+        ("tensorrt",),
+        "enginedims.d[i] == dimensions.d[i]",
+        _TRT_CHECK_AT + r"(?P<arg>engineDims\.d\[i\] == dimensions\.d\[i\])",
+        "The shape given to {call|setInputShape / setBindingDimensions} differs from the engine's in a "
+        "dimension the engine has fixed ({arg} was false): only the dimensions built as -1 (dynamic, with "
+        "an optimization profile) may change at run time; every other one must equal the engine's.",
+        "Print engine.get_tensor_shape(name) (get_binding_shape(i) before TensorRT 8.5) and feed exactly "
+        "its non -1 entries: batch, channels, height and width, in the engine's order (NCHW or NHWC); to "
+        "accept other sizes, export the ONNX model with that dimension dynamic and rebuild the engine with "
+        "--minShapes/--optShapes/--maxShapes that cover them.",
+        _TRT8_RUNTIME_H + " (IExecutionContext::setBindingDimensions: 'only the wildcard dimension -1 can "
+        "be replaced with a new dimension >= 0'); "
+        + _TRT_LEAN
+        + " ('Static dimension mismatch while setting "
+        "input shape for '); " + _TRT_RUNTIME_H + " (setInputShape: 'Each dimension must agree with the "
+        "network dimension unless the latter was -1')",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-explicit-call-on-implicit-engine",
+        ("tensorrt",),
+        "!mengine.hasimplicitbatchdimension()",
+        _TRT_CHECK_AT + r"(?P<arg>!mEngine\.hasImplicitBatchDimension\(\))",
+        "{call|enqueueV2 / executeV2} was called on an engine built with an implicit batch dimension ({arg} "
+        "was false): the V2 calls work only for engines of full-dimension (explicit batch) networks, whose "
+        "inputs carry the batch in their shape; an implicit-batch engine (a network created without the "
+        "EXPLICIT_BATCH flag, from the Caffe or UFF parsers) takes the batch size as an argument.",
+        "Call execute(batch_size, bindings) / execute_async(batch_size, bindings, stream) for this engine, "
+        "or rebuild it from a network created with NetworkDefinitionCreationFlag.EXPLICIT_BATCH (what the "
+        "ONNX parser needs, and the only mode of TensorRT 10) and keep enqueueV2/executeV2 (enqueueV3 on "
+        "TensorRT 8.5 and later).",
+        _TRT8_RUNTIME_H + " (IExecutionContext::executeV2 / enqueueV2: 'This method only works for "
+        "execution contexts built with full dimension networks'; ICudaEngine::hasImplicitBatchDimension)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-batch-size-over-max",
+        ("tensorrt",),
+        "getmaxbatchsize()",
+        _TRT_CHECK_AT + r"(?P<arg>batchSize > 0 && batchSize <= mEngine\.getMaxBatchSize\(\))",
+        "{call|execute / enqueue} was given a batch size of 0 or one above the engine's maximum ({arg} was "
+        "false). An engine of an explicit-batch network (every engine built from ONNX) reports a maximum "
+        "batch size of 1 and takes its batch from the input shapes, so these implicit-batch calls reject "
+        "any batch size above 1 there.",
+        "For an explicit-batch engine call execute_v2(bindings) / execute_async_v2(bindings, stream) "
+        "(enqueueV3 with set_tensor_address on TensorRT 8.5 and later), with the batch in the input's shape "
+        "and a device buffer for every input and output binding; for an implicit-batch engine keep the "
+        "batch at or below the builder's max_batch_size of the build, or rebuild with a larger one.",
+        _TRT8_RUNTIME_H + " (ICudaEngine::getMaxBatchSize: 'For an engine built from an INetworkDefinition "
+        "without an implicit batch dimension, this will always return 1'; IExecutionContext::execute, "
+        "executeV2); thread NVIDIA/TensorRT#1929 (NVIDIA: allocate the buffers of every input and output "
+        "binding)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-profile-dims-negative",
+        ("tensorrt",),
+        "std::all_of(dims.d",
+        _TRT_CHECK_AT + r"(?P<arg>std::all_of\(dims\.d, dims\.d \+ dims\.nbDims[^\n]{0,80}?x >= 0;? ?\}\))",
+        "A shape given to an optimization profile ({call|IOptimizationProfile::setDimensions}: "
+        "profile.set_shape, trtexec's --minShapes/--optShapes/--maxShapes) holds a negative value, a -1 "
+        "copied from the network's input ({arg} was false): a profile gives a concrete size for every "
+        "dimension, the dynamic ones included.",
+        "Replace each -1 with a size: profile.set_shape(name, min=(1, 3, 224, 224), opt=(8, 3, 224, 224), "
+        "max=(16, 3, 224, 224)), with 0 <= min <= opt <= max in every dimension and the network's own value "
+        "where it is not -1; for trtexec write each shape out in full (--minShapes=input:1x3x224x224).",
+        _TRT_RUNTIME_H + " (IOptimizationProfile::setDimensions: '(2) 0 <= minDims.d[i] <= optDims.d[i] "
+        "<= maxDims.d[i]', '(3) if networkDims.d[i] != -1, then minDims.d[i] == optDims.d[i] == "
+        "maxDims.d[i] == networkDims.d[i]')",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-null-bindings-array",
+        ("tensorrt",),
+        "bindings != nullptr",
+        _TRT_CHECK_AT + r"(?P<arg>bindings != nullptr)",
+        "{call|executeV2 / enqueueV2} was given no bindings array at all ({arg} was false): the V2 calls "
+        "read the address of every input and output from that array. " + _TRT_NULL_CAUSE,
+        "Pass a list of device addresses, one per engine binding in binding order (for i in "
+        "range(engine.num_bindings): engine.get_binding_name(i)), e.g. context.execute_v2([int(d_input), "
+        "int(d_output)]); on TensorRT 8.5 and later set each address with set_tensor_address and call "
+        "enqueue_v3; " + _TRT_NULL_FIX,
+        _TRT_LEAN
+        + " (IExecutionContext::executeV2: condition bindings != nullptr); "
+        + _TRT8_RUNTIME_H
+        + " (executeV2: 'An array of pointers to input and output buffers for the network')",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-input-address-condition",
+        ("tensorrt",),
+        "profileobliviousbindings.at(profileobliviousindex) != nullptr",
+        _TRT_CHECK_AT + r"(?P<arg>mContext\.profileObliviousBindings\.at\(profileObliviousIndex\) != "
+        r"nullptr)",
+        "enqueueV3/executeV2 found an input without a device address ({arg} was false): " + _TRT_NULL_CAUSE,
+        "Call context.set_tensor_address(name, ptr) (setInputTensorAddress) with a device buffer of the "
+        "input's size for every input before each enqueue; " + _TRT_NULL_FIX,
+        _TRT_LEAN + " (condition mContext.profileObliviousBindings.at(profileObliviousIndex) != nullptr, "
+        "'Address is not set for input tensor '); " + _TRT_RUNTIME_H + " (setTensorAddress)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-output-address-condition",
+        ("tensorrt",),
+        "getptrornull(moutputallocators",
+        _TRT_CHECK_AT + r"(?P<arg>mContext\.profileObliviousBindings\.at\(profileObliviousIndex\) \|\| "
+        r"getPtrOrNull\(mOutputAllocators, profileObliviousIndex\))",
+        "enqueueV3/executeV2 found an output with neither a device address nor an IOutputAllocator ({arg} "
+        "was false): " + _TRT_NULL_CAUSE,
+        "Call context.set_tensor_address(name, ptr) for every output with a buffer of its size "
+        "(context.get_tensor_shape(name) after the input shapes are set), or set_output_allocator for an "
+        "output whose size is only known at run time; " + _TRT_NULL_FIX,
+        _TRT_LEAN + " (condition mContext.profileObliviousBindings.at(profileObliviousIndex) || "
+        "getPtrOrNull(mOutputAllocators, profileObliviousIndex), 'Neither address or allocator is set for "
+        "output tensor '); " + _TRT_RUNTIME_H + " (setTensorAddress, setOutputAllocator)",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-not-an-output-tensor",
+        ("tensorrt",),
+        "is not an output tensor, cannot ",
+        r"(?P<tensor>[^\s(:]{1,200}) is not an output tensor, cannot (?P<value>set output address|get its "
+        r"output address|set output allocator|get its max output size)",
+        "{tensor} is not an output of this engine, so TensorRT cannot {value} for it "
+        "({call|setOutputTensorAddress, getOutputTensorAddress, setOutputAllocator, getMaxOutputSize}): an "
+        "input's name, a misspelt name, or a name from another export of the model.",
+        "List the engine's I/O names and modes (for i in range(engine.num_io_tensors): name = "
+        "engine.get_tensor_name(i); engine.get_tensor_mode(name)) and use the TensorIOMode.OUTPUT names for "
+        "the output calls; give an input its buffer with set_tensor_address / setInputTensorAddress "
+        "instead of {tensor}'s output call; to read an intermediate tensor, mark it as a network output and "
+        "rebuild.",
+        _TRT_LEAN + " (' is not an output tensor, cannot set output address for it.', ' is not an output "
+        "tensor, cannot get its output address.', ' is not an output tensor, cannot set output allocator for "
+        "it.', ' is not an output tensor, cannot get its max output size.')",
+        _TRT_CALL_CONTEXT,
+    ),
+    Clause(
+        "trt-api-device-memory-not-user-managed",
+        ("tensorrt",),
+        "context not created with user managed device memory",
+        r"(?P<call>setDeviceMemory(?:V2)?)?(?::\s)?Context not created with user managed device memory",
+        "{call|setDeviceMemory} was called on an execution context that allocates its own device memory: "
+        "only a context created with ExecutionContextAllocationStrategy kUSER_MANAGED "
+        "(create_execution_context_without_device_memory) takes memory from the application.",
+        "Create the context with user-managed memory (engine.create_execution_context("
+        "trt.ExecutionContextAllocationStrategy.USER_MANAGED), or "
+        "create_execution_context_without_device_memory) before calling set_device_memory, or drop the "
+        "set_device_memory call and let the default context allocate its memory.",
+        _TRT_LEAN + " ('setDeviceMemory: Context not created with user managed device memory, cannot set "
+        "buffer', condition mAllocationStrategy == ExecutionContextAllocationStrategy::kUSER_MANAGED); "
+        + _TRT_RUNTIME_H
+        + " (ExecutionContextAllocationStrategy kUSER_MANAGED: 'The user supplies custom "
+        "allocation to the execution context')",
+    ),
+    Clause(
+        "trt-api-device-memory-null",
+        ("tensorrt",),
+        "cannot set memory to nullptr",
+        r"(?P<call>setDeviceMemory(?:V2)?): Cannot set memory to nullptr",
+        "{call} was given a null pointer while the engine needs device memory for its activations: the "
+        "buffer meant for the context was never allocated (a failed or skipped cudaMalloc, a freed tensor's "
+        "pointer).",
+        "Allocate engine.device_memory_size_v2 bytes (or get_device_memory_size_for_profile_v2(profile)) "
+        "on the GPU, check the allocation succeeded, and pass that pointer to {call}; keep the buffer alive "
+        "as long as the context runs.",
+        _TRT_LEAN + " ('setDeviceMemory: Cannot set memory to nullptr.', 'setDeviceMemoryV2: Cannot set "
+        "memory to nullptr.'); " + _TRT_RUNTIME_H + " (ICudaEngine::getDeviceMemorySizeV2)",
+    ),
+    Clause(
+        "trt-api-aux-streams",
+        ("tensorrt",),
+        "the aux streams must ",
+        r"The aux streams must (?P<value>not be the default cuda stream|be all different)",
+        "setAuxStreams was given auxiliary streams that break its rule: they must {value}. TensorRT "
+        "synchronises the main stream of enqueueV3 with every auxiliary stream, so the default stream or "
+        "one stream given twice would deadlock.",
+        "Create one stream per auxiliary stream with cudaStreamCreate (torch.cuda.Stream(), "
+        "cuda.cuStreamCreate), none of them the default stream (0) nor the stream passed to enqueueV3, and "
+        "pass at most engine.num_aux_streams of them to set_aux_streams.",
+        _TRT_LEAN + " ('The aux streams must not be the default cuda stream.', 'The aux streams must be all "
+        "different to avoid deadlocks.'); " + _TRT_RUNTIME_H + " (IExecutionContext::setAuxStreams: 'The "
+        "provided auxiliary streams must not be the default stream and must all be different to avoid "
+        "deadlocks')",
+    ),
+    Clause(
+        "trt-api-persistent-cache-limit",
+        ("tensorrt",),
+        "the set persistent cache limit size",
+        r"The set persistent cache limit size\((?P<value>\d{1,15}) bytes\) is larger than "
+        r"cudaDeviceProp\.persistingL2CacheMaxSize\((?P<value2>\d{1,15})",
+        "setPersistentCacheLimit asked for {value} bytes of persistent L2 cache, more than this GPU has for "
+        "persisting accesses (cudaDeviceProp.persistingL2CacheMaxSize {value2} bytes; 0 on GPUs without "
+        "the feature).",
+        "Pass at most {value2} bytes to context.persistent_cache_limit (read it from "
+        "cudaDeviceProp.persistingL2CacheMaxSize of the GPU that runs the engine, not of the one that built "
+        "it), or leave it at its default 0.",
+        _TRT_LEAN + " ('The set persistent cache limit size(', ' bytes) is larger than "
+        "cudaDeviceProp.persistingL2CacheMaxSize('); " + _TRT_RUNTIME_H + " "
+        "(IExecutionContext::setPersistentCacheLimit)",
+    ),
+    Clause(
+        "trt-engine-destroyed-before-contexts",
+        ("tensorrt",),
+        "destroying an engine object before destroying the ",
+        r"Destroying an engine object before destroying the (?P<value>IExecutionContext|IEngineInspector) "
+        r"objects it created",
+        "The engine (ICudaEngine) was destroyed while {value} objects it created were still alive: a context "
+        "or inspector uses its engine's memory, so TensorRT reports the order as undefined behaviour (at "
+        "exit, or when the engine was released first: a Python engine object garbage-collected before its "
+        "context, a C++ delete in the wrong order).",
+        "Destroy in reverse order of creation: every {value} first, then the engine, then the runtime "
+        "(C++: delete context; delete engine; delete runtime, or smart pointers declared runtime, engine, "
+        "context so they go out of scope in reverse; Python: del context before del engine, and keep the "
+        "engine referenced, e.g. on the same object, as long as any context is used).",
+        _TRT_LEAN + " ('Destroying an engine object before destroying the IExecutionContext objects it "
+        "created leads to undefined behavior.', '... the IEngineInspector objects it created ...', "
+        "'Destroying a runtime before destroying deserialized engines created by the runtime leads to "
+        "undefined behavior.')",
+    ),
     Clause(
         "onnx-trt-model-deserialize",
         ("tensorrt",),
@@ -1041,6 +1311,33 @@ CLAUSES: tuple[Clause, ...] = (
         "incompatible dimensions: ...')",
         "",
     ),
+    Clause(
+        "trt-shape-machine-check",
+        ("tensorrt",),
+        "instruction: ",
+        r"(?:(?:Internal Error \()?(?P<value2>[^\n]{1,300}?)\s{0,4})?Instruction: (?P<arg>CHECK_BROADCAST|"
+        r"CHECK_EQUAL|CHECK_LESS|CHECK_SLICE|CHECK_VOLUME|RESHAPE_ZERO_IS_PLACEHOLDER|RESHAPE|GATHER|SCATTER)"
+        r"\b(?P<value>[^\n)]{0,80}?)\.?(?:\)|\n|$)",
+        "A shape check that TensorRT compiled into the engine failed at run time for the input shapes "
+        "given ('{value2|the shape machine's fault}', instruction {arg} {value|}): the shapes lie inside the "
+        "optimization profile, yet for these sizes a layer's own rule does not hold: two dimensions that "
+        "must be equal or broadcastable differ (CHECK_EQUAL, CHECK_BROADCAST), a slice or gather index falls "
+        "past a dimension (CHECK_LESS, CHECK_SLICE, GATHER), or a Reshape's target volume differs from its "
+        "input's (RESHAPE).",
+        "Check the shapes fed against each other and against the model: inputs that share a dimension "
+        "(input_ids and attention_mask of one sequence length, an image and its mask) must agree; run the "
+        "ONNX model with the same shapes in onnxruntime (polygraphy run model.onnx --onnxrt --trt "
+        "--input-shapes ...) to see whether the model itself rejects them. A size the exporter baked in as "
+        "a constant (a Reshape or Slice traced at one input size) needs the model re-exported with that "
+        "size computed from the input's shape (or constant-folded for one fixed size); otherwise narrow "
+        "the optimization profile to the sizes the model accepts.",
+        _TRT_LEAN + " (runtime/core/shapeMachine.cpp: executeContinuation, its fault messages ' "
+        "Instruction: ', 'reshape would change volume ', \"Condition '<' violated: \", \"Condition '==' "
+        'violated: " and the instructions CHECK_BROADCAST, CHECK_EQUAL, CHECK_LESS, CHECK_SLICE, '
+        "CHECK_VOLUME, RESHAPE, GATHER); MindSpore Lite TensorRT delegate FAQ ('shapeMachine.cpp (252) - "
+        "Shape Error in operator(): broadcast with incompatible Dimensions', 'Instruction: CHECK_BROADCAST')",
+    ),
+    # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
     Clause(
         "trt-gpu-memory",
         ("tensorrt",),
@@ -2990,7 +3287,7 @@ CLAUSES: tuple[Clause, ...] = (
         "parameter check failed",
         r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
         r"condition: "
-        r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)|\n|$)",
+        r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)(?!\))|\n|$)",
         "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
         "so the call returned without running. This is an API usage error: the condition is written in "
         "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "

@@ -298,6 +298,11 @@ _TENSORRT: Markers = (
     ("not supported for dla", STRONG),
     ("(with activationtype =", STRONG),
     ("conversionctx", STRONG),
+    # Branch s21e: TensorRT's run-time shape machine, the source file its shape checks name (TensorRT 7:
+    # "shapeMachine.cpp (252) - Shape Error in operator(): ...", later
+    # "[shapeMachine.cpp::executeContinuation::864] Error Code 7: ..."; libnvinfer_lean 11.4:
+    # /_src/runtime/core/shapeMachine.cpp).
+    ("shapemachine.cpp", STRONG),
 )
 
 _ORT_ERROR_CODES = (
