@@ -123,6 +123,22 @@ CASES = [
         ("inputs_pass_through", "astype"),
     ),
     (
+        "W inference: The input[1] need NHWC data format, but the shape is not 4D, no data transpose.",
+        "rknn-s21b-lite-input-data-format",
+        ("input[1]", "img[None, ...]"),
+    ),
+    (
+        "E inference: Set shape for input[0] failed. input data format = nchw, required = nhwc",
+        "rknn-s21b-lite-set-shape-format",
+        ("input[0]", "nchw", "nhwc", "dynamic_input"),
+    ),
+    (
+        "W init_runtime: Query dynamic range failed. Ret code: -5. (If it is a static shape RKNN model, please "
+        "ignore the above warning message.)",
+        "rknn-s21b-lite-dynamic-range-query",
+        ("-5", "static-shape", "RKNN_QUERY_SDK_VERSION"),
+    ),
+    (
         "E inference: inputs[1].dtype: float64 is not same as data_type[1]",
         "rknn-s21b-lite-inference-lists",
         ("float64", "data_type"),
