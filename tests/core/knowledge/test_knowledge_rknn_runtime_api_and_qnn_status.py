@@ -1,15 +1,15 @@
-"""The RKNPU runtime's own C-API and memory texts, RKNN-Toolkit-Lite2's inference() argument checks, and the
-QNN status a backend prints after a failure's colon.
+"""The RKNPU runtime's own C-API and memory texts, RKNN-Toolkit-Lite2's inference() argument checks, SNPE's
+error codes, and the QNN status a backend prints after a failure's colon.
 
 Vendor sources: airockchip/rknn-toolkit2 release 2.3.2, the strings of
 rknpu2/runtime/Linux/librknn_api/armhf-uclibc/librknnmrt.so (the runtime's "E RKNN:"/"W RKNN:" formats,
 shared with librknnrt) and rknpu2/runtime/Linux/librknn_api/include/rknn_api.h; the rknn-toolkit-lite2 2.3.2
 wheel (rknnlite/api/rknn_lite.py and the strings of rknnlite/api/rknn_runtime.*.so); the QNN SDK headers'
-error codes (QnnDevice.h, QnnGraph.h, QnnContext.h: :data:`~dumpscope.core.knowledge.qnn_codes.QNN_ERROR_NAMES`)
-for the "<what> failed: N" lines of the QnnHtp/QnnDsp backends; SNPE's Snpe_ErrorCode_t of
-zdl/DlSystem/DlError.h (as vendored in quic/ai-hub-models, ai-solutions/android/SNPE), every code of which has
-its own card.  Every message is ours, the format string
-filled with names and numbers of our choosing, never an evaluation message.
+error codes (QnnDevice.h, QnnGraph.h, QnnContext.h:
+:data:`~dumpscope.core.knowledge.qnn_codes.QNN_ERROR_NAMES`) for the "<what> failed: N" lines of the
+QnnHtp/QnnDsp backends; SNPE's Snpe_ErrorCode_t of zdl/DlSystem/DlError.h (as vendored in
+quic/ai-hub-models, ai-solutions/android/SNPE), every code of which has its own card.  Every message is
+ours, the format string filled with names and numbers of our choosing, never an evaluation message.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ CASES = [
         ("det_out", "NC1HWC2", "NCHW", "RKNN_QUERY_NATIVE_OUTPUT_ATTR"),
     ),
     (
-        "E RKNN: rknn_set_io_mem, input(pixel_values) tensor type : FLOAT16 not supported in pass_through == 1",
+        "E RKNN: rknn_set_io_mem, input(pixel_values) tensor type : FLOAT16 not supported "
+        "in pass_through == 1",
         "rknn-s21b-set-io-mem-type-layout",
         ("pixel_values", "FLOAT16"),
     ),
@@ -67,7 +68,8 @@ CASES = [
         ("rknn_dup_context", "librknnmrt", "rknn_set_io_mem"),
     ),
     (
-        "E RKNN: You must set RKNN_FLAG_MEM_ALLOC_OUTSIDE on rknn_init() if you want to call rknn_set_weight_mem!",
+        "E RKNN: You must set RKNN_FLAG_MEM_ALLOC_OUTSIDE on rknn_init() "
+        "if you want to call rknn_set_weight_mem!",
         "rknn-s21b-mem-alloc-outside-order",
         ("rknn_set_weight_mem", "RKNN_QUERY_MEM_SIZE"),
     ),
@@ -77,7 +79,8 @@ CASES = [
         ("input_ids", "rknn_set_io_mem", "rknn_create_mem"),
     ),
     (
-        "E RKNN: [11:22:33.444] failed to allocate handle, ret: -1, errno: 12, errstr: Cannot allocate memory",
+        "E RKNN: [11:22:33.444] failed to allocate handle, ret: -1, errno: 12, "
+        "errstr: Cannot allocate memory",
         "rknn-s21b-npu-memory-alloc-failed",
         ("Cannot allocate memory", "CmaFree", "rknn_destroy_mem"),
     ),
@@ -102,8 +105,8 @@ CASES = [
         ("logits", "nchw", "RKNN_QUERY_NATIVE_OUTPUT_ATTR"),
     ),
     (
-        "E RKNN: InputOperator: not support input dtype=FP32, layout=NCHW, output dtype=INT8 , layout=NC1HWC2, "
-        "please try pass_through=1 mode in set_io_mem",
+        "E RKNN: InputOperator: not support input dtype=FP32, layout=NCHW, "
+        "output dtype=INT8 , layout=NC1HWC2, please try pass_through=1 mode in set_io_mem",
         "rknn-s21b-input-operator-no-conversion",
         ("FP32", "INT8", "NC1HWC2", "pass_through=1"),
     ),
@@ -133,8 +136,8 @@ CASES = [
         ("input[0]", "nchw", "nhwc", "dynamic_input"),
     ),
     (
-        "W init_runtime: Query dynamic range failed. Ret code: -5. (If it is a static shape RKNN model, please "
-        "ignore the above warning message.)",
+        "W init_runtime: Query dynamic range failed. Ret code: -5. "
+        "(If it is a static shape RKNN model, please ignore the above warning message.)",
         "rknn-s21b-lite-dynamic-range-query",
         ("-5", "static-shape", "RKNN_QUERY_SDK_VERSION"),
     ),
