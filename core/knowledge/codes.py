@@ -141,6 +141,15 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         ("qnn", "<e>"),
         True,
     ),
+    # A QNN backend's failure line that prints the status after a colon or comma ("QnnHtp <E> Failed to create
+    # device: 14001", "Transport layer setup failed: 14001", "Failed to finalize graph (id: 1): 6022"): the
+    # number is a code only when the SDK's headers define it (``Failed to map tensor: 4096`` holds none).
+    _Extractor(
+        r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:failed)\b[^\n]{0,80}?[:,]\s{0,2}(\d{4,5})\b(?![.\w])",
+        "qnnh",
+        ("qnn", "<e>"),
+        True,
+    ),
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
     _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),
@@ -191,6 +200,7 @@ SCHEME_FAMILY: dict[str, str] = {
     "trtb": "tensorrt",
     "onnx": "onnx",
     "qnn": "qualcomm",
+    "qnnh": "qualcomm",
     "snpe": "qualcomm",
     "fastrpc": "qualcomm",
     "genie": "qualcomm",
@@ -346,6 +356,13 @@ def _decimal_qnn_key(key: str) -> str | None:
     return f"qnn:{number}" if number in _QNN_CODES else None
 
 
+def _qnn_header_key(m: re.Match[str]) -> str | None:
+    """A decimal QNN status printed after a failure's colon (``Failed to create device: 14001``): its key when
+    the SDK's headers define that number, None for any other number."""
+    number = int(m.group(1))
+    return f"qnn:{number}" if number in _QNN_CODES else None
+
+
 _FASTRPC_CODES = frozenset(FASTRPC_ERROR_NAMES.values())
 
 
@@ -387,6 +404,7 @@ _KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
     "trt": _trt_key,
     "ort": _ort_key,
     "qnn": _qnn_key,
+    "qnnh": _qnn_header_key,
     "fastrpc": _fastrpc_key,
     "genie": _genie_key,
     "snpe": _snpe_key,
