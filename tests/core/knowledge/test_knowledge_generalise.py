@@ -457,7 +457,7 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-25, by
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-26, by
     URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub
     thread keeps its URL in that list)."""
     from bench.eval_explain import cites, set_cited_aside
@@ -485,6 +485,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round23.jsonl",
         "round24.jsonl",
         "round25.jsonl",
+        "round26.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -582,10 +583,11 @@ def _normalised(text: str) -> str:
         ("round23.jsonl", 65),
         ("round24.jsonl", 65),
         ("round25.jsonl", 65),
+        ("round26.jsonl", 40),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 25: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 26: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
