@@ -162,3 +162,26 @@ def test_no_entry_reads_garbled_when_found_without_its_captures() -> None:
         entry = json.loads(line)
         for field in ("cause", "fix"):
             assert not GARBLED.search(fill(entry[field], ())), (entry["id"], field)
+
+
+#: Punctuation an emptied placeholder leaves dangling: ``(loader error:)``, ``structs (, size)``, ``input(;``,
+#: ``( ``, `` )``, a space before a comma or colon, and a default name pluralised into ``namess``.
+DANGLING = re.compile(r":\s*\)|\(\s*[,;:]|(?<![\w.\]])\(\s*\)|\(\s+|\s+\)|\s[,;:]|namess\b")
+
+
+def test_no_placeholder_left_out_leaves_dangling_punctuation() -> None:
+    """Rendered without its captures, an entry's text has no more dangling punctuation than with every part
+    captured: a part the message did not carry must not leave ``(the node referring to it:)`` or
+    ``here the code is).`` behind (the entry's ``{name|words}`` says what stands there instead)."""
+    from dumpscope.core.knowledge.kb import _PLACEHOLDER, fill
+
+    for line in KB_FILE.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        for field in ("cause", "fix"):
+            text = entry[field]
+            if "{" not in text:
+                continue
+            names = {m.group(3) for m in _PLACEHOLDER.finditer(text)}
+            full = fill(text, tuple((name, "X") for name in names))
+            empty = fill(text, ())
+            assert len(DANGLING.findall(empty)) <= len(DANGLING.findall(full)), (entry["id"], field, empty)
