@@ -40,6 +40,21 @@ tool's own wording says instead of an Error Code card or a family card.  Each me
 wording (the strings of libnvinfer and its plugin registry, TensorRT's builder warnings, onnxruntime's C++
 and Python sources) with names and values of our own; the advice must carry the layer, tensor, size or
 version the message gave.
+
+From s21f (was test_knowledge_ort_graph_session_kernel_checks.py):
+
+onnxruntime's own checks of the graph, the session, its kernels and its loaders, each answered from the
+wording of the code that prints it (the checks answered by an entry are in test_knowledge_onnxruntime.py);
+here the checks a reason clause reads:
+
+* the kernels' input checks: Einsum (einsum_auxiliary_ops.cc), Resize/Upsample scales (upsamplebase.h),
+  the transformer contrib operators' input ranks (contrib_ops/cpu/bert/*), SkipLayerNormalization
+  (skip_layer_norm.cc), Conv's output size (conv_attributes.h);
+* the CoreML execution provider's model compile (coreml/model/model.mm).
+
+Each message is the vendor's wording with names and values of our own, in the forms users paste: bare,
+inside the Python ``[ONNXRuntimeError] : N : NAME :`` status, inside the run-time envelope that names the
+node, and with a traceback around it.  The advice must carry what the message gave.
 """
 
 from __future__ import annotations
@@ -825,3 +840,92 @@ def test_a_duplicate_region_name_stops_at_the_name(kb: KnowledgeBase) -> None:
         top=1,
     )[0]
     assert ("tensor", "/neck/Concat_3_output_0") in top.captures
+
+
+# ---- s21f (test_knowledge_ort_graph_session_kernel_checks.py) ----
+
+_TRACEBACK = (
+    'Traceback (most recent call last):\n  File "infer.py", line 31, in <module>\n'
+    "    out = sess.run(None, feeds)\n"
+    "onnxruntime.capi.onnxruntime_pybind11_state.Fail: "
+)
+
+
+ORT_KERNEL_CLAUSE_CASES = [
+    # einsum_utils/einsum_auxiliary_ops.cc
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Einsum "
+        "node. "
+        "Name:'/attn/Einsum_2' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/math/"
+        "einsum_utils/einsum_auxiliary_ops.cc:298 std::unique_ptr<onnxruntime::Tensor> onnxruntime::"
+        "EinsumOp::MatMul(...) Einsum op: Input dimensions must be equal along an axis to be reduced across "
+        "all "
+        "inputs",
+        "ort-einsum-reduced-dims",
+        ("/attn/Einsum_2", "dynamic_axes"),
+    ),
+    (
+        "Einsum op: Input dimensions must be equal along an axis to be reduced across all inputs",
+        "ort-einsum-reduced-dims",
+        ("subscript letter",),
+    ),
+    # upsamplebase.h (Resize/Upsample scales)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Upsample "
+        "node. "
+        "Name:'up_blk_2' Status Message: Upsample: input tensor's dimension does not match the scales.",
+        "ort-resize-scales-rank",
+        ("up_blk_2", "Upsample", "[1, 1, sh, sw]"),
+    ),
+    (
+        _TRACEBACK + "[ONNXRuntimeError] : 1 : FAIL : Resize: input tensor's dimension does not match the "
+        "scales.",
+        "ort-resize-scales-rank",
+        ("Resize", "[1, 1, scale_h, scale_w]"),
+    ),
+    # contrib_ops/cpu/bert/* and skip_layer_norm.cc (input ranks)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "MultiHeadAttention node. Name:'mha_layer_5' Status Message: Input 'query' is expected to have 3, "
+        "4, or 5 "
+        "dimensions, got 2",
+        "ort-contrib-input-rank",
+        ("mha_layer_5", "MultiHeadAttention", "'query'", "3, 4, or 5", "has 2"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running SkipLayerNormalization "
+        "node. Name:'SkipLayerNorm_11' Status Message: input is expected to have 3 dimensions, got 2",
+        "ort-contrib-input-rank",
+        ("SkipLayerNorm_11", "'input'", "np.expand_dims"),
+    ),
+    # skip_layer_norm.cc
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running SkipLayerNormalization "
+        "node. Name:'SkipLayerNorm_3' Status Message: skip is expected to have same shape as input",
+        "ort-skip-layernorm-shape",
+        ("SkipLayerNorm_3", "onnxruntime.transformers.optimizer"),
+    ),
+    # conv_attributes.h (Conv's output size)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Conv node. "
+        "Name:'/stem/conv3/Conv' Status Message: Invalid input shape: {1,64,2,2}",
+        "ort-conv-output-size",
+        ("/stem/conv3/Conv", "{1,64,2,2}", "kernel_shape"),
+    ),
+    # the CoreML execution provider's coreml/model/model.mm
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Error compiling model compiler error:  Encountered an error while "
+        "compiling a neural network model: validator error: Model output 'boxes' has a different shape than "
+        "its "
+        "corresponding return value to main.",
+        "ort-coreml-ep-compile",
+        ("Model output 'boxes' has a different shape", "ModelFormat", "CPUExecutionProvider"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), ORT_KERNEL_CLAUSE_CASES)
+def test_ort_kernel_checks_answered_by_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
