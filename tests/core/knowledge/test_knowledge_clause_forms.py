@@ -40,6 +40,40 @@ tool's own wording says instead of an Error Code card or a family card.  Each me
 wording (the strings of libnvinfer and its plugin registry, TensorRT's builder warnings, onnxruntime's C++
 and Python sources) with names and values of our own; the advice must carry the layer, tensor, size or
 version the message gave.
+
+From s21f (was test_knowledge_ort_graph_session_kernel_checks.py):
+
+onnxruntime's own checks of the graph, the session, its kernels and its loaders, each answered from the
+wording of the code that prints it (the checks answered by an entry are in test_knowledge_onnxruntime.py);
+here the checks a reason clause reads:
+
+* the kernels' input checks: Einsum (einsum_auxiliary_ops.cc), Resize/Upsample scales (upsamplebase.h),
+  the transformer contrib operators' input ranks (contrib_ops/cpu/bert/*), SkipLayerNormalization
+  (skip_layer_norm.cc), Conv's output size (conv_attributes.h);
+* the CoreML execution provider's model compile (coreml/model/model.mm).
+
+Each message is the vendor's wording with names and values of our own, in the forms users paste: bare,
+inside the Python ``[ONNXRuntimeError] : N : NAME :`` status, inside the run-time envelope that names the
+node, and with a traceback around it.  The advice must carry what the message gave.
+
+From s21e (was test_knowledge_trt_api_conditions.py):
+
+TensorRT's API checks answered by the condition they print, not by the Error Code 3 card alone.
+
+TensorRT 8 prints only 'Parameter check failed at: <file>::<function>::<line>, condition: <condition>'
+for many checks of IExecutionContext / ICudaEngine / IOptimizationProfile; TensorRT 10 prints
+'<interface>::<function>: Error Code 3: API Usage Error (<message>)'.  Each clause here reads one condition
+or message and names the call, the condition and the values.  Vendor sources: NVIDIA/TensorRT
+include/NvInferRuntime.h (8.x: setBindingDimensions, getBindingIndex, getNbBindings, getMaxBatchSize,
+executeV2/enqueueV2 'only works for execution contexts built with full dimension networks'; 10.x:
+IOptimizationProfile::setDimensions, setAuxStreams, setPersistentCacheLimit,
+ExecutionContextAllocationStrategy) and the strings of libnvinfer_lean (tensorrt_lean_cu12_libs
+11.4.0.106: the conditions and messages quoted below, the shape machine's instructions of
+runtime/core/shapeMachine.cpp); MindSpore Lite's TensorRT delegate FAQ for TensorRT 7's shape machine
+form.  The other entries: NVIDIA/TensorRT samples/common/common.h (loadLibrary), Polygraphy's
+comparator (tools/Polygraphy/polygraphy/comparator/compare.py), DeepStream's nvdsinfer preparePreprocess,
+and NVIDIA's answers in NVIDIA/TensorRT#2098 and #1866 (the Jetson device table).  Names and values are our
+own.
 """
 
 from __future__ import annotations
@@ -825,3 +859,279 @@ def test_a_duplicate_region_name_stops_at_the_name(kb: KnowledgeBase) -> None:
         top=1,
     )[0]
     assert ("tensor", "/neck/Concat_3_output_0") in top.captures
+
+
+# ---- s21f (test_knowledge_ort_graph_session_kernel_checks.py) ----
+
+_TRACEBACK = (
+    'Traceback (most recent call last):\n  File "infer.py", line 31, in <module>\n'
+    "    out = sess.run(None, feeds)\n"
+    "onnxruntime.capi.onnxruntime_pybind11_state.Fail: "
+)
+
+
+ORT_KERNEL_CLAUSE_CASES = [
+    # einsum_utils/einsum_auxiliary_ops.cc
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Einsum "
+        "node. "
+        "Name:'/attn/Einsum_2' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/math/"
+        "einsum_utils/einsum_auxiliary_ops.cc:298 std::unique_ptr<onnxruntime::Tensor> onnxruntime::"
+        "EinsumOp::MatMul(...) Einsum op: Input dimensions must be equal along an axis to be reduced across "
+        "all "
+        "inputs",
+        "ort-einsum-reduced-dims",
+        ("/attn/Einsum_2", "dynamic_axes"),
+    ),
+    (
+        "Einsum op: Input dimensions must be equal along an axis to be reduced across all inputs",
+        "ort-einsum-reduced-dims",
+        ("subscript letter",),
+    ),
+    # upsamplebase.h (Resize/Upsample scales)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Upsample "
+        "node. "
+        "Name:'up_blk_2' Status Message: Upsample: input tensor's dimension does not match the scales.",
+        "ort-resize-scales-rank",
+        ("up_blk_2", "Upsample", "[1, 1, sh, sw]"),
+    ),
+    (
+        _TRACEBACK + "[ONNXRuntimeError] : 1 : FAIL : Resize: input tensor's dimension does not match the "
+        "scales.",
+        "ort-resize-scales-rank",
+        ("Resize", "[1, 1, scale_h, scale_w]"),
+    ),
+    # contrib_ops/cpu/bert/* and skip_layer_norm.cc (input ranks)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "MultiHeadAttention node. Name:'mha_layer_5' Status Message: Input 'query' is expected to have 3, "
+        "4, or 5 "
+        "dimensions, got 2",
+        "ort-contrib-input-rank",
+        ("mha_layer_5", "MultiHeadAttention", "'query'", "3, 4, or 5", "has 2"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running SkipLayerNormalization "
+        "node. Name:'SkipLayerNorm_11' Status Message: input is expected to have 3 dimensions, got 2",
+        "ort-contrib-input-rank",
+        ("SkipLayerNorm_11", "'input'", "np.expand_dims"),
+    ),
+    # skip_layer_norm.cc
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running SkipLayerNormalization "
+        "node. Name:'SkipLayerNorm_3' Status Message: skip is expected to have same shape as input",
+        "ort-skip-layernorm-shape",
+        ("SkipLayerNorm_3", "onnxruntime.transformers.optimizer"),
+    ),
+    # conv_attributes.h (Conv's output size)
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Conv node. "
+        "Name:'/stem/conv3/Conv' Status Message: Invalid input shape: {1,64,2,2}",
+        "ort-conv-output-size",
+        ("/stem/conv3/Conv", "{1,64,2,2}", "kernel_shape"),
+    ),
+    # the CoreML execution provider's coreml/model/model.mm
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Error compiling model compiler error:  Encountered an error while "
+        "compiling a neural network model: validator error: Model output 'boxes' has a different shape than "
+        "its "
+        "corresponding return value to main.",
+        "ort-coreml-ep-compile",
+        ("Model output 'boxes' has a different shape", "ModelFormat", "CPUExecutionProvider"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), ORT_KERNEL_CLAUSE_CASES)
+def test_ort_kernel_checks_answered_by_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    assert_answered(kb, message, named, clause=clause)
+
+
+# ---- s21e (test_knowledge_trt_api_conditions.py) ----
+
+
+def _trt8(function: str, condition: str, file: str = "runtime/api/executionContext.cpp") -> str:
+    """TensorRT 8's parameter check line, as its logger prints it (made-up line numbers)."""
+    base = file.rsplit("/", 1)[-1]
+    return (
+        f"[TRT] [E] 3: [{base}::{function}::1234] Error Code 3: API Usage Error (Parameter check failed at: "
+        f"{file}::{function}::1234, condition: {condition})"
+    )
+
+
+TRT_CONDITION_CASES = [
+    (
+        _trt8("setBindingDimensions", "mEngine.bindingIsInput(bindingIndex)"),
+        "trt-api-binding-not-input",
+        ("setBindingDimensions", "mEngine.bindingIsInput(bindingIndex)", "binding_is_input(i)"),
+    ),
+    (
+        _trt8(
+            "getBindingDimensions",
+            "bindingIndex >= 0 && bindingIndex < mEngine.getNbBindings()",
+        ),
+        "trt-api-binding-index-range",
+        ("getBindingDimensions", "bindingIndex < mEngine.getNbBindings()", "get_binding_index(name) != -1"),
+    ),
+    (
+        _trt8(
+            "setBindingDimensions",
+            "engineDims.d[i] == dimensions.d[i]. Static dimension mismatch while setting binding dimensions.",
+        ),
+        "trt-api-static-dims-mismatch",
+        ("setBindingDimensions", "engineDims.d[i] == dimensions.d[i]", "engine.get_tensor_shape(name)"),
+    ),
+    (
+        _trt8("enqueueV2", "!mEngine.hasImplicitBatchDimension()"),
+        "trt-api-explicit-call-on-implicit-engine",
+        ("enqueueV2", "!mEngine.hasImplicitBatchDimension()", "EXPLICIT_BATCH", "execute_async(batch_size"),
+    ),
+    (
+        _trt8("execute", "batchSize > 0 && batchSize <= mEngine.getMaxBatchSize()"),
+        "trt-api-batch-size-over-max",
+        ("execute", "batchSize <= mEngine.getMaxBatchSize()", "execute_v2(bindings)", "max_batch_size"),
+    ),
+    (
+        _trt8(
+            "setDimensions",
+            "std::all_of(dims.d, dims.d + dims.nbDims, [](int32_t x) noexcept { return x >= 0; })",
+            "optimizer/api/optimizationProfile.cpp",
+        ),
+        "trt-api-profile-dims-negative",
+        ("setDimensions", "return x >= 0;", "--minShapes=input:1x3x224x224", "min <= opt <= max"),
+    ),
+    (
+        "IOptimizationProfile::setDimensions: Error Code 3: API Usage Error (Parameter check failed, "
+        "condition: std::all_of(dims.d, dims.d + dims.nbDims, [](int64_t x) noexcept { return x >= 0; }). )",
+        "trt-api-profile-dims-negative",
+        ("IOptimizationProfile::setDimensions", "return x >= 0;"),
+    ),
+    (
+        "IExecutionContext::executeV2: Error Code 3: API Usage Error (Parameter check failed, condition: "
+        "bindings != nullptr. )",
+        "trt-api-null-bindings-array",
+        ("IExecutionContext::executeV2", "bindings != nullptr", "engine.get_binding_name(i)"),
+    ),
+    (
+        _trt8(
+            "enqueueInternal",
+            "mContext.profileObliviousBindings.at(profileObliviousIndex) != nullptr",
+        ),
+        "trt-api-input-address-condition",
+        ("profileObliviousBindings.at(profileObliviousIndex) != nullptr", "set_tensor_address(name, ptr)"),
+    ),
+    (
+        _trt8(
+            "enqueueV3",
+            "mContext.profileObliviousBindings.at(profileObliviousIndex) || "
+            "getPtrOrNull(mOutputAllocators, profileObliviousIndex)",
+        ),
+        "trt-api-output-address-condition",
+        ("getPtrOrNull(mOutputAllocators, profileObliviousIndex)", "set_output_allocator"),
+    ),
+    (
+        "IExecutionContext::setOutputTensorAddress: Error Code 3: API Usage Error (logits_in is not an "
+        "output tensor, cannot set output address for it.)",
+        "trt-api-not-an-output-tensor",
+        ("logits_in", "set output address", "IExecutionContext::setOutputTensorAddress", "IOMode.OUTPUT"),
+    ),
+    (
+        "IExecutionContext::getMaxOutputSize: Error Code 3: API Usage Error (pix_in is not an output tensor, "
+        "cannot get its max output size.)",
+        "trt-api-not-an-output-tensor",
+        ("pix_in", "get its max output size"),
+    ),
+    (
+        "IExecutionContext::setDeviceMemory: Error Code 3: API Usage Error (Parameter check failed, "
+        "condition: mAllocationStrategy == ExecutionContextAllocationStrategy::kUSER_MANAGED. "
+        "setDeviceMemory: Context not created with user managed device memory, cannot set buffer)",
+        "trt-api-device-memory-not-user-managed",
+        ("setDeviceMemory", "USER_MANAGED", "create_execution_context_without_device_memory"),
+    ),
+    (
+        "IExecutionContext::setDeviceMemoryV2: Error Code 3: API Usage Error (Parameter check failed, "
+        "condition: memory != nullptr || expectedSize == 0. setDeviceMemoryV2: Cannot set memory to "
+        "nullptr.)",
+        "trt-api-device-memory-null",
+        ("setDeviceMemoryV2", "device_memory_size_v2"),
+    ),
+    (
+        "IExecutionContext::setAuxStreams: Error Code 3: API Usage Error (Parameter check failed, condition: "
+        "streamsDistinct. The aux streams must be all different to avoid deadlocks.)",
+        "trt-api-aux-streams",
+        ("be all different", "cudaStreamCreate", "engine.num_aux_streams"),
+    ),
+    (
+        "IExecutionContext::setPersistentCacheLimit: Error Code 3: API Usage Error (Parameter check failed, "
+        "condition: size <= static_cast<size_t>(mContext.getMaxPersistentL2CacheSize()). The set persistent "
+        "cache limit size(67108864 bytes) is larger than cudaDeviceProp.persistingL2CacheMaxSize(31457280 "
+        "bytes).)",
+        "trt-api-persistent-cache-limit",
+        ("67108864", "31457280"),
+    ),
+]
+
+
+#: Cards of other codes answered by a clause: (vendor text, card id, clause, named parts).
+TRT_OTHER_CARDS = [
+    (
+        "[TRT] [E] 3: [engine.cpp::~Engine::1146] Error Code 3: API Usage Error (Parameter check failed at: "
+        "runtime/api/engine.cpp::~Engine::1146, condition: mExecutionContextCounter.use_count() == 1. "
+        "Destroying an engine object before destroying the IExecutionContext objects it created leads to "
+        "undefined behavior.)",
+        CODE3,
+        "trt-engine-destroyed-before-contexts",
+        ("IExecutionContext", "del context before del engine"),
+    ),
+    (
+        "[TRT] [E] 7: [shapeMachine.cpp::executeContinuation::864] Error Code 7: Internal Error "
+        "(/blk/Slice_3: ISliceLayer has out of bounds access on axis 1 Instruction: CHECK_LESS 40 32.)",
+        "tensorrt-ErrorCode-FAILED-EXECUTION-builder-7",
+        "trt-shape-machine-check",
+        (
+            "/blk/Slice_3: ISliceLayer has out of bounds access on axis 1",
+            "CHECK_LESS 40 32",
+            "--onnxrt --trt",
+        ),
+    ),
+    (
+        # TensorRT 7's form, without any '[TRT]' or 'Error Code': named TensorRT by its shape machine's file
+        "ERROR: shapeMachine.cpp (252) - Shape Error in operator(): broadcast with incompatible Dimensions\n"
+        "Instruction: CHECK_BROADCAST 7 5",
+        "family-tensorrt",
+        "trt-shape-machine-check",
+        ("broadcast with incompatible Dimensions", "CHECK_BROADCAST 7 5"),
+    ),
+]
+
+
+@pytest.mark.parametrize("message, card, clause, named", TRT_OTHER_CARDS, ids=[c[2] for c in TRT_OTHER_CARDS])
+def test_another_trt_card_is_answered_by_its_clause(
+    kb: KnowledgeBase, message: str, card: str, clause: str, named: tuple[str, ...]
+) -> None:
+    """A card of another code (or TensorRT's family card) answered by the clause of its message."""
+    top = assert_answered(kb, message, named, clause=clause)
+    assert top.entry.id == f"{card}+{clause}"
+
+
+@pytest.mark.parametrize(
+    "message, clause, named",
+    TRT_CONDITION_CASES,
+    ids=[f"{c[1]}-{i}" for i, c in enumerate(TRT_CONDITION_CASES)],
+)
+def test_a_trt_api_check_is_answered_by_its_condition(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    """The Error Code 3 card answered by the clause of its condition, with the call, the condition and the
+    values in the advice."""
+    top = assert_answered(kb, message, named, clause=clause)
+    assert top.entry.id == f"{CODE3}+{clause}"
+
+
+def test_a_condition_no_clause_knows_keeps_the_generic_reading(kb: KnowledgeBase) -> None:
+    """A parameter check without a clause of its own is still read by the generic clause, which quotes it."""
+    message = _trt8("someFutureCall", "mSomething.isReady()")
+    assert_answered(kb, message, ("someFutureCall", "mSomething.isReady()"), clause="trt-parameter-check")

@@ -1,5 +1,9 @@
 """The code extractors' literal precheck: a pattern is compiled and run only on a text holding one of its
-literals.  It must never change which codes are found, only skip work."""
+literals.  It must never change which codes are found, only skip work.
+
+From s21c (was test_knowledge_ascend_code_tables.py): GE data-flow status codes (345xxx) are AscendCL codes,
+from CANN's ``ge/ge_error_codes.h`` and hicann/runtime ``docs/03_api_ref/aclError.md`` (table 3).
+"""
 
 from __future__ import annotations
 
@@ -179,3 +183,11 @@ def test_every_acl_code_the_kb_names_has_a_known_prefix() -> None:
     keys = {k for e in kb for k in codes.keys_for_code(e.get("code") or "") if k.startswith("acl:")}
     assert keys
     assert sorted(k for k in keys if k[4:7] not in codes.ACL_PREFIXES) == []
+
+
+# ---- s21c (test_knowledge_ascend_code_tables.py) ----
+
+
+def test_ge_data_flow_codes_are_acl_codes() -> None:
+    """345xxx (GE data-flow status codes) is an AscendCL code range like 145xxx and 545xxx."""
+    assert [c.key for c in extract_codes("FetchDataFlowGraph failed, error code:345103")] == ["acl:345103"]

@@ -57,6 +57,16 @@ Issue 23 (h23b3): TVM's checks and frontend errors answered with what failed, fr
 (logging.h's comparison checks, the Relax ONNX frontend's ValueErrors and tvm.error.OpAttributeInvalid,
 Relay's get_relay_op, VMShapeLower's check), each tested on the source's own wording with names and values
 of our own, never on a held-out message.
+
+From s21d (was test_knowledge_openvino_tflite_mnn_source_checks.py):
+
+OpenVINO's shape and type checks, TFLite's kernel and Java checks, MNN's backend messages: vendor texts.
+
+MNN (alibaba/MNN): source/core/Schedule.cpp ("Can't Find type=%d backend, use %d instead") and the OpenCL
+backend's allocation failures (source/backend/opencl/core/OpenCLBackend.cpp).
+
+Each case is the source's own format string with made-up names and values filled in, never an eval message:
+the entry that answers it, and the parts of the message its advice must name.
 """
 
 from __future__ import annotations
@@ -97,6 +107,19 @@ CASES = [
         "AttributeError: module 'tvm.relax.frontend' has no attribute 'onnx'",
         "tvm-relax-frontend-no-attribute-onnx",
         ("from tvm.relax.frontend.onnx import from_onnx", "pip install onnx"),
+    ),
+    # ---- s21d (test_knowledge_openvino_tflite_mnn_source_checks.py) ----
+    # MNN source/core/Schedule.cpp
+    (
+        "Can't Find type=7 backend, use 0 instead",
+        "mnn-s21d-backend-not-found",
+        ("type 7", "backend 0", "MNN_SEP_BUILD"),
+    ),
+    # MNN source/backend/opencl/core/OpenCLBackend.cpp
+    (
+        "OpenCL alloc image failed (STATIC), 4096x8192",
+        "mnn-s21d-opencl-alloc-failed",
+        ("image", "size 4096x8192", "Precision_Low"),
     ),
 ]
 

@@ -117,6 +117,19 @@ element input and onnxruntime-gpu's TensorRT plugin registration; Vision's image
 multi-array constraint, multifunction models and a class method missing on an older OS.
 
 From s19a (was test_knowledge_torch_onnx_qualcomm_s19a.py).
+
+From s21a (was test_knowledge_coreml_torch_onnx_onnx_source_classes.py):
+
+Core ML, torch.onnx and onnx failure classes written from the vendors' own sources answer with their entry.
+
+Each form is a format string of the tool's source, filled with made-up names, as the tool prints it:
+
+* Core ML: apple/coremltools ``converters/mil/mil/ops/defs/iOS15/image_resizing.py``, ``iOS15/conv.py``,
+  ``iOS15/tensor_transformation.py``, ``iOS18/transformers.py`` (type inference checks),
+  ``converters/mil/frontend/torch/ops.py``, ``exir_utils.py``, ``dim_order_ops.py``, ``converter.py``,
+  ``quantization_ops.py`` and ``converters/mil/mil/passes/pass_pipeline.py``, ``graph_pass.py``.
+
+Each row: the text, the entry that must answer it, and the captured parts its advice must name.
 """
 
 from __future__ import annotations
@@ -600,6 +613,128 @@ CASES = [
         "2026-01-01 10:00:00.000000+0000 Demo[101:2020] [coreml] Failure verifying inputs.",
         "coreml-failure-verifying-inputs",
         ("inputDescriptionsByName", "CVPixelBuffer"),
+    ),
+    # ---- s21a (test_knowledge_coreml_torch_onnx_onnx_source_classes.py) ----
+    # Core ML (coremltools MIL op definitions, PyTorch frontend, passes)
+    (
+        'ValueError: input to the "resize_bilinear" op must have rank at least 3',
+        "coreml-s21a-mil-op-input-spec",
+        ("resize_bilinear",),
+    ),
+    (
+        'ValueError: "crop_resize" op: input "boxes" must has shape [N, 4], but got (1, 7)',
+        "coreml-s21a-mil-op-input-spec",
+        ("crop_resize",),
+    ),
+    (
+        'ValueError: input "transform_matrix" to the "affine" op must be a rank 2 tensor. Got '
+        "rank 3 tensor of shape (1, 2, 6)",
+        "coreml-s21a-mil-op-input-spec",
+        ("affine",),
+    ),
+    (
+        "ValueError: # of input channels 96 not divisible by groups 5",
+        "coreml-s21a-mil-conv-channels",
+        ("96", "5"),
+    ),
+    (
+        "ValueError: C_in / groups = 64/2 != weight[1] (64)",
+        "coreml-s21a-mil-conv-channels",
+        (),
+    ),
+    (
+        "ValueError: Reshape op supports only one dimension to be -1, but got 2 dimensions be -1.",
+        "coreml-s21a-mil-reshape-target",
+        (),
+    ),
+    (
+        "ValueError: Invalid target shape in `reshape` op ((1, 512, 7, 7) to (1, 4096)).",
+        "coreml-s21a-mil-reshape-target",
+        ("(1, 4096)",),
+    ),
+    (
+        "ValueError: query, key, value must have a same rank, got * query rank = 4 * key rank "
+        "= 3 * value rank = 3",
+        "coreml-s21a-mil-sdpa-qkv-shapes",
+        ("query, key, value",),
+    ),
+    (
+        "ValueError: key and mask must have a same sequence length, got * key sequence = 128 * "
+        "mask sequence = 1",
+        "coreml-s21a-mil-sdpa-qkv-shapes",
+        ("key and mask", "sequence length"),
+    ),
+    (
+        "ValueError: torchvision::deform_conv2d expects positive dilation.",
+        "coreml-s21a-torchvision-op-form",
+        ("deform_conv2d", "expects positive dilation"),
+    ),
+    (
+        "ValueError: torchvision::roi_align currently expects boxes with shape [num_rois, 5].",
+        "coreml-s21a-torchvision-op-form",
+        ("roi_align", "[num_rois, 5]"),
+    ),
+    (
+        "NotImplementedError: For symbolic shape input, the lowering for Torch `cumprod` op is not supported",
+        "coreml-s21a-torch-lowering-static-only",
+        ("cumprod",),
+    ),
+    (
+        "NotImplementedError: For `_weight_int4pack_mm` op, we only support static case, where "
+        "y_int4pack, group_size, y_scales_and_zeros are all known during compile time.",
+        "coreml-s21a-torch-lowering-static-only",
+        ("_weight_int4pack_mm",),
+    ),
+    (
+        "NotImplementedError: Only 4 types of inputs handled yet: user input, parameter, "
+        "constant, buffer. But got InputKind.TOKEN",
+        "coreml-s21a-exir-element-not-handled",
+        ("InputKind.TOKEN",),
+    ),
+    (
+        "NotImplementedError: Core ML does not support non-contiguous dim order",
+        "coreml-s21a-exir-element-not-handled",
+        ("dim_order",),
+    ),
+    (
+        "ValueError: The pass common::my_fusion is not registered.",
+        "coreml-s21a-pass-pipeline-name",
+        ("common::my_fusion",),
+    ),
+    (
+        "NotImplementedError: The graph pass `common::const_elimination` doesn't support option `max_size`.",
+        "coreml-s21a-pass-pipeline-name",
+        ("common::const_elimination", "max_size"),
+    ),
+    (
+        "ValueError: There are coreml compression related buffers registered in the torch "
+        "model (with _COREML_ in the buffer's name) for dense1.weight, but the "
+        "'compression_type' is not set. Please set it to indicate the type of compression used "
+        "on the weight.",
+        "coreml-s21a-torch-compression-buffers",
+        ("dense1.weight", "finalize()"),
+    ),
+    (
+        "ValueError: Missing lut in compression info. Please register a buffer for lut.",
+        "coreml-s21a-torch-compression-buffers",
+        ("lut",),
+    ),
+    (
+        "ValueError: In encoder.fc1.weight, the `weight` should have same rank as `scale`, but "
+        "got (64, 32) vs (64,)",
+        "coreml-s21a-torch-compression-buffers",
+        ("encoder.fc1.weight",),
+    ),
+    (
+        "ValueError: Unsupported quantization range: -8 to 15.  CoreML only supports 4-bit and "
+        "8-bit quantization.",
+        "coreml-s21a-torch-quantized-op-params",
+        ("-8", "15"),
+    ),
+    (
+        "ValueError: quantization zero point must be const at compile time",
+        "coreml-s21a-torch-quantized-op-params",
+        ("zero point",),
     ),
 ]
 

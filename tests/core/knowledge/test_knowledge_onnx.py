@@ -35,6 +35,17 @@ From s19f (was test_knowledge_round24_dev_s19f.py):
 Issue 23, round 24's dev forms answered at their cause (s19f): onnxruntime-node's provider list, the C#
 API's element-type check and the CANN execution provider's CannCall lines; protobuf's other DecodeError
 texts under onnx.load.
+
+From s21a (was test_knowledge_coreml_torch_onnx_onnx_source_classes.py):
+
+Core ML, torch.onnx and onnx failure classes written from the vendors' own sources answer with their entry.
+
+Each form is a format string of the tool's source, filled with made-up names, as the tool prints it:
+
+* onnx: onnx/onnx ``onnx/checker.cc``, ``onnx/defs/schema.cc``, ``onnx/defs/controlflow/utils.cc``,
+  ``onnx/external_data_helper.py``, ``onnx/compose.py``.
+
+Each row: the text, the entry that must answer it, and the captured parts its advice must name.
 """
 
 from __future__ import annotations
@@ -74,6 +85,83 @@ CASES = [
         "ValueError: Message ONNX_REL_1_7.ModelProto exceeds maximum protobuf size of 2GB: 2400000000",
         "onnx-proto-exceeds-2gb",
         ("ModelProto", "2400000000"),
+    ),
+    # ---- s21a (test_knowledge_coreml_torch_onnx_onnx_source_classes.py) ----
+    # onnx (checker, shape/type inference, external data, compose)
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: TensorProto (tensor name: "
+        "conv1.weight) raw_data size (1024 bytes) is too small for the declared shape and type "
+        "(3456 bytes required).",
+        "onnx-s21a-checker-tensor-data-too-small",
+        ("conv1.weight", "raw_data", "1024"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Location of external TensorProto ( "
+        "tensor name: w_0) should be a relative path, but it is an absolute path: "
+        "/data/w_0.bin",
+        "onnx-s21a-external-data-location",
+        ("w_0", "save_as_external_data=True"),
+    ),
+    (
+        "ValueError: External data offset (4096) exceeds file size (1024) for tensor 'embed.weight'",
+        "onnx-s21a-external-data-location",
+        ("save_as_external_data=True",),
+    ),
+    (
+        "ValueError: Cant merge two graphs with overlapping names. Found repeated initializer "
+        "names: bias_1, w_2\nConsider using ``onnx.compose.add_prefix`` to add a prefix to "
+        "names in one of the graphs.",
+        "onnx-s21a-compose-merge",
+        ("initializer", "bias_1, w_2", "add_prefix"),
+    ),
+    (
+        "ValueError: IR version mismatch 10 != 8. Both models should have the same IR version",
+        "onnx-s21a-compose-merge",
+        ("10 vs 8", "convert_version"),
+    ),
+    (
+        "ValueError: Output feat_7 is not present in g1",
+        "onnx-s21a-compose-merge",
+        ("feat_7", "g1", "io_map"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Graph output 'scores' is not an "
+        "output of any node in graph.",
+        "onnx-s21a-graph-output-not-produced",
+        ("scores",),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: fc.bias initializer name is not unique",
+        "onnx-s21a-initializer-name",
+        ("fc.bias",),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Opset import version 25 is out of supported range",
+        "onnx-s21a-opset-import-unsupported",
+        ("25",),
+    ),
+    (
+        "[TypeInferenceError] then_branch and else_branch produce different number of outputs. 2 != 1",
+        "onnx-s21a-if-branches-differ",
+        ("2 vs 1",),
+    ),
+    (
+        "(op_type:If, node name: If_17): [TypeInferenceError] Mismatched tensor element type "
+        "for output 0 then=1 else=7",
+        "onnx-s21a-if-branches-differ",
+        ("1 vs 7", "output 0"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Node (Split_12) has more inputs (2) "
+        "than declared (1) in op definition.",
+        "onnx-s21a-node-io-vs-schema",
+        ("Split_12", "2", "(1)"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Node (Resize_5)'s input 1 is marked "
+        "single but has an empty string in the graph",
+        "onnx-s21a-node-io-vs-schema",
+        ("Resize_5",),
     ),
 ]
 

@@ -117,6 +117,30 @@ Each message is written from the vendor's own wording (TensorRT's setBindingDime
 onnxruntime's TensorrtLogger prefix, inference_session.cc, onnx's schema.cc, tensorflow/lite/core/c/common.h,
 CANN's '<code>: Inner Error!' layout) with names and values of our own; none is a message of the evaluation
 set.
+
+From s21f (was test_knowledge_ort_graph_session_kernel_checks.py):
+
+onnxruntime's own checks of the graph, the session, its kernels and its loaders, each answered from the
+wording of the code that prints it:
+
+* core/graph/graph.cc (a tensor name defined twice, a node name used twice);
+* core/framework/sequential_executor.cc (a Run cancelled through RunOptions' terminate flag),
+  execution_frame.cc (an output shape with a negative dimension), data_transfer_manager.cc (no provider
+  copies between two devices, as an IOBinding to a GPU in a CPU-only session hits);
+* core/session/inference_session.cc (ValidateOutputs: no output requested);
+* core/platform/windows/dll_load_error.cc (the DLL a provider library depends on is missing);
+* the kernels' input checks: Einsum (einsum_auxiliary_ops.cc), Resize/Upsample scales (upsamplebase.h),
+  the transformer contrib operators' input ranks (contrib_ops/cpu/bert/*), SkipLayerNormalization
+  (skip_layer_norm.cc), Conv's output size (conv_attributes.h);
+* the CoreML execution provider's model compile (coreml/model/model.mm);
+* onnxruntime-web: js/web/lib/wasm (an external data file that did not download, a second start of the
+  WebAssembly runtime, its glue module not served where it looks);
+* onnxruntime-genai: src/models/model.cpp (an unknown model type) and the troubleshooting page of its
+  documentation (the Windows import failure).
+
+Each message is the vendor's wording with names and values of our own, in the forms users paste: bare,
+inside the Python ``[ONNXRuntimeError] : N : NAME :`` status, inside the run-time envelope that names the
+node, and with a traceback around it.  The advice must carry what the message gave.
 """
 
 from __future__ import annotations
@@ -136,6 +160,12 @@ from tests.support.advice import (
     answered_with_captures,
     assert_answered,
     first_answer,
+)
+
+_TRACEBACK = (
+    'Traceback (most recent call last):\n  File "infer.py", line 31, in <module>\n'
+    "    out = sess.run(None, feeds)\n"
+    "onnxruntime.capi.onnxruntime_pybind11_state.Fail: "
 )
 
 CASES = [
@@ -330,6 +360,107 @@ CASES = [
         "supported in this build.",
         "onnxruntime-minimal-build-onnx-format-not-supported",
         ("convert_onnx_models_to_ort", ".ort"),
+    ),
+    # ---- s21f (test_knowledge_ort_graph_session_kernel_checks.py) ----
+    # core/graph/graph.cc
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Load model from enc.onnx failed:This is an invalid model. "
+        "Error: Duplicate definition of name (hidden_out_7).",
+        "onnxruntime-graph-duplicate-tensor-name",
+        ("hidden_out_7", "output_names"),
+    ),
+    (
+        "This is an invalid model. Error: two nodes with same node name (blk3_cast_to_fp32).",
+        "onnxruntime-graph-duplicate-node-name",
+        ("blk3_cast_to_fp32", "ORT_ENABLE_BASIC"),
+    ),
+    # core/framework/sequential_executor.cc (RunOptions' terminate flag)
+    (
+        _TRACEBACK + "[ONNXRuntimeError] : 1 : FAIL : Exiting due to terminate flag being set to true.",
+        "onnxruntime-run-terminated-by-run-options",
+        ("RunOptions", "terminate = False"),
+    ),
+    (
+        "Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:Fail] Exiting due to terminate flag "
+        "being set "
+        "to true.",
+        "onnxruntime-run-terminated-by-run-options",
+        ("RunOptionsUnsetTerminate",),
+    ),
+    # core/framework/execution_frame.cc
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running Expand "
+        "node. "
+        "Name:'/dec/Expand_4' Status Message: Tensor shape cannot contain any negative value",
+        "onnxruntime-tensor-shape-negative",
+        ("/dec/Expand_4", "Expand", "dynamic_axes"),
+    ),
+    (
+        "Tensor shape cannot contain any negative value",
+        "onnxruntime-tensor-shape-negative",
+        ("negative dimension",),
+    ),
+    # core/platform/windows/dll_load_error.cc
+    (
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:2251 onnxruntime::TryGetProviderInfo_CUDA] Error "
+        "loading "
+        '"D:\\env\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on '
+        '"cudnn64_9.dll" which is missing. (Error 126: The specified module could not be found.)',
+        "onnxruntime-windows-dll-dependency-missing",
+        ("cudnn64_9.dll", "onnxruntime_providers_cuda.dll", "preload_dlls"),
+    ),
+    (
+        'Error loading "onnxruntime_providers_tensorrt.dll" which depends on "nvinfer_10.dll" which depends '
+        "on "
+        '"cudart64_12.dll" which is missing. (Error 126)',
+        "onnxruntime-windows-dll-dependency-missing",
+        ("cudart64_12.dll", "onnxruntime_providers_tensorrt.dll"),
+    ),
+    # core/framework/data_transfer_manager.cc
+    (
+        "RuntimeError: Error when binding input: There's no data transfer registered for copying tensors "
+        "from "
+        "Device:[DeviceType:1 MemoryType:0 DeviceId:0] to Device:[DeviceType:0 MemoryType:0 DeviceId:0]",
+        "onnxruntime-no-data-transfer-registered",
+        ("Device:[DeviceType:1 MemoryType:0 DeviceId:0]", "onnxruntime-gpu", "get_providers"),
+    ),
+    # core/session/inference_session.cc (ValidateOutputs)
+    (
+        "Ort::Exception: At least one output should be requested.",
+        "onnxruntime-run-no-outputs-requested",
+        ("GetOutputNameAllocated",),
+    ),
+    # onnxruntime-genai src/models/model.cpp
+    (
+        "RuntimeError: Unsupported model_type in config.json: granitemoe_x",
+        "onnxruntime-genai-unsupported-model-type",
+        ("granitemoe_x", "onnxruntime_genai.models.builder"),
+    ),
+    # onnxruntime-genai's troubleshooting page (the Windows import failure)
+    (
+        "ImportError: DLL load failed while importing onnxruntime_genai: A dynamic link library (DLL) "
+        "initialization routine failed.",
+        "onnxruntime-genai-dll-load-failed",
+        ("A dynamic link library (DLL) initialization routine failed.", "vs2015_runtime", "CUDA_PATH"),
+    ),
+    # onnxruntime-web js/web/lib/wasm
+    (
+        "Uncaught (in promise) Error: failed to load external data file: "
+        "https://cdn.example.org/m/dec_q4.onnx_data",
+        "onnxruntime-web-external-data-fetch-failed",
+        ("https://cdn.example.org/m/dec_q4.onnx_data", "externalData"),
+    ),
+    (
+        "Error: multiple calls to 'initWasm()' detected.",
+        "onnxruntime-web-initwasm-concurrent",
+        ("Promise.all", "InferenceSession.create"),
+    ),
+    (
+        "Error: no available backend found. ERR: [wasm] TypeError: Failed to fetch dynamically imported "
+        "module: "
+        "http://localhost:3000/_next/static/chunks/ort-wasm-simd-threaded.jsep.mjs",
+        "onnxruntime-web-wasm-module-not-served",
+        ("http://localhost:3000/_next/static/chunks/ort-wasm-simd-threaded.jsep.mjs", "wasmPaths"),
     ),
 ]
 

@@ -96,6 +96,24 @@ From s20g (was test_knowledge_round25_dev_s20g.py):
 
 Issue 23, round 25's dev forms answered at their cause (s20g): OpenVINO Model Server's layout and shape
 parameters.
+
+From s21d (was test_knowledge_openvino_tflite_mnn_source_checks.py):
+
+OpenVINO's shape and type checks, TFLite's kernel and Java checks, MNN's backend messages: vendor texts.
+
+OpenVINO (openvinotoolkit/openvino, and the strings of the openvino 2026.4 wheel's libopenvino.so): Reshape's
+shape inference (src/core/shape_inference/include/reshape_shape_inference.hpp: "Requested output shape ... is
+incompatible with input shape", "Non-'-1' output dimensions do not evenly divide the input dimensions"), the
+element-type checks of MatMul, Concat and the elementwise ops (src/core/src/op/matmul.cpp, concat.cpp:
+"Arguments do not have the same element type (arg0 element type: ...)", "Argument element types are
+inconsistent."), Split and VariadicSplit (split_shape_inference.hpp, variadic_split_shape_inference.hpp),
+Transpose (transpose_shape_inference.hpp: "Permutation ... is not valid for input shape ...") and the
+asynchronous InferRequest's state check (src/inference/src/dev/iasync_infer_request.cpp: "Infer Request is
+busy") and the PyTorch front end's recurrent layers (src/frontends/pytorch/src/op/lstm.cpp: "LSTM in train
+mode is not supported.").
+
+Each case is the source's own format string with made-up names and values filled in, never an eval message:
+the entry that answers it, and the parts of the message its advice must name.
 """
 
 from __future__ import annotations
@@ -109,6 +127,11 @@ from dumpscope.core.knowledge.family import detect_families
 from tests.support.advice import answered_by_entry, answers_with, assert_answered, first_answer
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
+
+OV_NODE = (
+    "Exception from src/core/src/node.cpp:95:\n"
+    "Check '{check}' failed at src/core/shape_inference/include/{file}:{line}:\n"
+)
 
 
 CASES = [
@@ -417,6 +440,87 @@ CASES = [
         'RuntimeError: Tried to call pure virtual function "StreamerBase::end"',
         "openvino-genai-streamer-pure-virtual",
         ("end method", "StreamingStatus"),
+    ),
+    # ---- s21d (test_knowledge_openvino_tflite_mnn_source_checks.py) ----
+    # src/core/shape_inference/include/reshape_shape_inference.hpp
+    (
+        OV_NODE.format(
+            check="backward_compatible_check || in_out_elements_equal",
+            file="reshape_shape_inference.hpp",
+            line=380,
+        )
+        + "While validating node 'opset1::Reshape my_net/Reshape_7 (opset1::Concat cat[0]:f32[1,84,8400], "
+        "opset1::Constant c[0]:i64[3]) -> (f32[1,80,8400])' with friendly_name 'my_net/Reshape_7':\n"
+        "Shape inference input shapes {[1,84,8400],[3]}\n"
+        "Requested output shape [1,80,8400] is incompatible with input shape",
+        "openvino-s21d-reshape-incompatible",
+        ("my_net/Reshape_7", "1,80,8400", "x.reshape(x.shape[0], -1, h, w)"),
+    ),
+    (
+        "While validating node 'opset1::Reshape flatten_2 (x[0]:f32[1,7,7,512], p[0]:i64[2]) -> (f32[?,?])' "
+        "with friendly_name 'flatten_2':\nNon-'-1' output dimensions do not evenly divide the input "
+        "dimensions",
+        "openvino-s21d-reshape-incompatible",
+        ("flatten_2", "model.reshape()"),
+    ),
+    # src/core/src/op/matmul.cpp, concat.cpp and the elementwise ops
+    (
+        "While validating node 'opset1::Add blk/add_3 (a[0]:f16[1,64], b[0]:f32[1,64]) -> "
+        "(dynamic[...])' with "
+        "friendly_name 'blk/add_3':\nArgument element types are inconsistent.",
+        "openvino-s21d-element-type-mismatch",
+        ("blk/add_3", "Add", "model.float()"),
+    ),
+    (
+        "RuntimeError: Check 'element::Type::merge(result_et, get_input_element_type(0), "
+        "get_input_element_type(1))' failed at src/core/src/op/matmul.cpp:77:\n"
+        "While validating node 'opset1::MatMul proj/MatMul (h[0]:f32[?,512], w[0]:f16[512,512]) -> "
+        "(dynamic[...])' with friendly_name 'proj/MatMul':\n"
+        "Arguments do not have the same element type (arg0 element type: f32, arg1 element type: f16).",
+        "openvino-s21d-element-type-mismatch",
+        ("proj/MatMul", "f32", "f16", "INFERENCE_PRECISION_HINT"),
+    ),
+    # src/core/shape_inference/include/variadic_split_shape_inference.hpp
+    (
+        "While validating node 'opset1::VariadicSplit heads/split (x[0]:f32[1,64,32], a[0]:i64[], "
+        "l[0]:i64[3]) "
+        "-> (f32[...])' with friendly_name 'heads/split':\n"
+        "Total length of splits: 96 must match the length of the chosen axis: 64",
+        "openvino-s21d-variadic-split-lengths",
+        ("heads/split", "96", "64", "-1"),
+    ),
+    # src/core/shape_inference/include/split_shape_inference.hpp
+    (
+        "Dimension of data input shape along 'axis': 100 must be evenly divisible by 'num_splits' attribute "
+        "value: 3",
+        "openvino-s21d-split-lengths",
+        ("100", "3 equal parts", "model.reshape()"),
+    ),
+    # src/core/shape_inference/include/transpose_shape_inference.hpp
+    (
+        "While validating node 'opset1::Transpose enc/Transpose_1 (r[0]:f32[1,3,224], o[0]:i64[4]) -> "
+        "(f32[...])' with friendly_name 'enc/Transpose_1':\n"
+        "Permutation [0,3,1,2] is not valid for input shape [1,3,224]",
+        "openvino-s21d-transpose-permutation",
+        ("enc/Transpose_1", "0,3,1,2", "1,3,224", "np.expand_dims"),
+    ),
+    # src/inference/src/dev/iasync_infer_request.cpp
+    (
+        "Exception from src/inference/src/cpp/infer_request.cpp:223:\n"
+        "Exception from src/inference/src/dev/iasync_infer_request.cpp:259:\nInfer Request is busy",
+        "openvino-s21d-infer-request-busy",
+        ("request.wait()", "ov.AsyncInferQueue"),
+    ),
+    # src/frontends/pytorch/src/op/lstm.cpp
+    (
+        "OpConversionFailure: Check 'is_conversion_successful' failed at "
+        "src/frontends/pytorch/src/frontend.cpp:171:\n"
+        "FrontEnd API failed with OpConversionFailure:\nModel wasn't fully converted. Failed "
+        "operations detailed log:\n"
+        "-- aten::lstm with a message:\nException from src/frontends/pytorch/src/op/lstm.cpp:300:\n"
+        "LSTM in train mode is not supported.\nSummary:\n-- Conversion is failed for: aten::lstm",
+        "openvino-s21d-pytorch-rnn-train-mode",
+        ("LSTM", "model.eval()"),
     ),
 ]
 

@@ -3,6 +3,10 @@ codes too, keyed by their number, and every number of the headers' error enums h
 "get verbose logs".  The table is checked against the headers' own arithmetic (each component's codes are
 ``QNN_MIN_ERROR_<COMPONENT> + n``); the messages are of our own, in QNN's log format, never an evaluation
 message.
+
+From s21b (was test_knowledge_rknn_runtime_api_and_qnn_status.py): the QNN status a QnnHtp/QnnDsp
+backend prints after a failure's colon ("<what> failed: N") is its code, from the QNN SDK headers' error
+codes (QnnDevice.h, QnnGraph.h, QnnContext.h); a number there that is no header code is not taken.
 """
 
 from __future__ import annotations
@@ -248,3 +252,33 @@ def test_each_genie_status_has_its_own_specific_entry(kb: KnowledgeBase, status:
 
 def test_genie_success_is_no_code() -> None:
     assert not extract_codes("GenieDialog_create returned GENIE_STATUS_SUCCESS")
+
+
+# ---- s21b (test_knowledge_rknn_runtime_api_and_qnn_status.py) ----
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "printed"),
+    [
+        ("QnnHtp <E> Failed to create device: 14001", "qnn:14001", "14001"),
+        ("QnnDsp <E> Failed to finalize graph (id: 1): 6022", "qnn:6022", "6022"),
+        ("QnnHtp <E> Failed to retrieve graph: 6002", "qnn:6002", "6002"),
+        ("[QNN] <E> Context binary load failed, 5005", "qnn:5005", "5005"),
+    ],
+)
+def test_a_qnn_status_after_a_failures_colon_is_its_code(message: str, key: str, printed: str) -> None:
+    found = [c for c in extract_codes(message) if c.key == key]
+    assert found, extract_codes(message)
+    assert found[0].text.endswith(printed)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "QnnHtp <E> Failed to map tensor: 4096",  # a size, not a header code
+        "QnnDsp <E> Failed to create device: 14001.5",
+        "Failed to create device: 14001",  # not a QNN line
+    ],
+)
+def test_a_number_after_a_failure_that_is_no_qnn_code_is_not_taken(message: str) -> None:
+    assert not [c for c in extract_codes(message) if c.key.startswith("qnn:")]

@@ -95,6 +95,17 @@ Branch s19d: TensorRT's, Rockchip's and Ascend's message classes no entry covere
 
 * RKNN: the rknn-toolkit2 2.5.0 wheel's librknn_api.so (the PC-side client of a connected board) and
   librknnc.so (the compiler and its simulator runtime);
+
+From s21b (was test_knowledge_rknn_runtime_api_and_qnn_status.py):
+
+The RKNPU runtime's own C-API and memory texts, RKNN-Toolkit-Lite2's inference() argument checks, SNPE's
+error codes, and the QNN status a backend prints after a failure's colon.
+
+Vendor sources: airockchip/rknn-toolkit2 release 2.3.2, the strings of
+rknpu2/runtime/Linux/librknn_api/armhf-uclibc/librknnmrt.so (the runtime's "E RKNN:"/"W RKNN:" formats,
+shared with librknnrt) and rknpu2/runtime/Linux/librknn_api/include/rknn_api.h; the rknn-toolkit-lite2 2.3.2
+wheel (rknnlite/api/rknn_lite.py and the strings of rknnlite/api/rknn_runtime.*.so).  Every message is ours,
+the format string filled with names and numbers of our choosing, never an evaluation message.
 """
 
 from __future__ import annotations
@@ -160,6 +171,134 @@ CASES = [
         "E RKNNAPI: rknn_init,  driver open fail!  ret = -9(ERROR_NOT_SUPPORTED)!",
         "rknn-runtime-driver-open-fail",
         ("/sys/kernel/debug/rknpu/version", "--device /dev/dri"),
+    ),
+    # ---- s21b (test_knowledge_rknn_runtime_api_and_qnn_status.py) ----
+    # rknn-toolkit2 2.3.2: librknnmrt.so's (and librknnrt's) strings, include/rknn_api.h
+    (
+        "E RKNN: [10:11:12.345] rknn_set_io_mem, input(images) memory size must be: 1228800, but is: 921600",
+        "rknn-s21b-set-io-mem-size",
+        ("images", "1228800", "921600", "size_with_stride"),
+    ),
+    (
+        "E RKNN: rknn_set_io_mem, output(det_out) tensor layout must be: NC1HWC2, but is: NCHW",
+        "rknn-s21b-set-io-mem-type-layout",
+        ("det_out", "NC1HWC2", "NCHW", "RKNN_QUERY_NATIVE_OUTPUT_ATTR"),
+    ),
+    (
+        "E RKNN: rknn_set_io_mem, input(pixel_values) tensor type : FLOAT16 not supported "
+        "in pass_through == 1",
+        "rknn-s21b-set-io-mem-type-layout",
+        ("pixel_values", "FLOAT16"),
+    ),
+    (
+        "E RKNN: [03:04:05.006] rknn_inputs_set, invalid dtype: INT16, request dtype: UINT8",
+        "rknn-s21b-inputs-set-type-layout",
+        ("INT16", "UINT8", "pass_through=1"),
+    ),
+    (
+        "W RKNN: [03:04:05.006] rknn_outputs_get, param output num(3) != model output num(1)",
+        "rknn-s21b-io-count-size",
+        ("outputs_get", "3", "RKNN_QUERY_IN_OUT_NUM"),
+    ),
+    (
+        "E RKNN: rknn_inputs_set, param input size(307200) < model input size(1228800)",
+        "rknn-s21b-io-count-size",
+        ("307200", "1228800"),
+    ),
+    (
+        "E RKNN: rknn_query, RKNN_QUERY_OUTPUT_ATTR, p_attr->index(2) >= output_num(2)!",
+        "rknn-s21b-query-index-out-of-range",
+        ("RKNN_QUERY_OUTPUT_ATTR", "index 2", "RKNN_QUERY_IN_OUT_NUM"),
+    ),
+    (
+        "E RKNN: rknn_query, cmd = 19 is not in [0, 16]!",
+        "rknn-s21b-query-unknown-cmd",
+        ("19", "rknn_api.h"),
+    ),
+    (
+        "E RKNN: rknn_dup_context not supported in mini runtime!",
+        "rknn-s21b-mini-runtime-api",
+        ("rknn_dup_context", "librknnmrt", "rknn_set_io_mem"),
+    ),
+    (
+        "E RKNN: You must set RKNN_FLAG_MEM_ALLOC_OUTSIDE on rknn_init() "
+        "if you want to call rknn_set_weight_mem!",
+        "rknn-s21b-mem-alloc-outside-order",
+        ("rknn_set_weight_mem", "RKNN_QUERY_MEM_SIZE"),
+    ),
+    (
+        "E RKNN: rknn_run, input(input_ids) tensor not attached to memory!",
+        "rknn-s21b-run-tensor-not-attached",
+        ("input_ids", "rknn_set_io_mem", "rknn_create_mem"),
+    ),
+    (
+        "E RKNN: [11:22:33.444] failed to allocate handle, ret: -1, errno: 12, "
+        "errstr: Cannot allocate memory",
+        "rknn-s21b-npu-memory-alloc-failed",
+        ("Cannot allocate memory", "CmaFree", "rknn_destroy_mem"),
+    ),
+    (
+        "E RKNN: [11:22:33.444] failed to allocate weight memory!, size: 73400320, flags: #12",
+        "rknn-s20b-npu-alloc-failed",
+        ("weight", "73400320", "CMA"),
+    ),
+    (
+        "E RKNN: failed to parse operator target in config!",
+        "rknn-s21b-model-config-unreadable",
+        ("operator target", "target_platform", "RKNN_QUERY_SDK_VERSION"),
+    ),
+    (
+        "E RKNN: failed to read weight data!, read size: 65536 != 2097152, errno: Success",
+        "rknn-s21b-model-read-short",
+        ("65536", "2097152", "weight data", "git lfs pull"),
+    ),
+    (
+        "W RKNN: [07:08:09.010] output operator can not find nchw task for: logits, it will fallback to cpu!",
+        "rknn-s21b-output-layout-cpu-fallback",
+        ("logits", "nchw", "RKNN_QUERY_NATIVE_OUTPUT_ATTR"),
+    ),
+    (
+        "E RKNN: InputOperator: not support input dtype=FP32, layout=NCHW, "
+        "output dtype=INT8 , layout=NC1HWC2, please try pass_through=1 mode in set_io_mem",
+        "rknn-s21b-input-operator-no-conversion",
+        ("FP32", "INT8", "NC1HWC2", "pass_through=1"),
+    ),
+    (
+        "E RKNN: [01:02:03.004] Meet unsupported indices dtype 8 for scatternd",
+        "rknn-s21b-cpu-op-unsupported-type",
+        ("scatternd", "indices", "INT64"),
+    ),
+    (
+        "W RKNN: Current driver version: 0.9.2, recommend to upgrade the driver to the new version: >= 0.9.8",
+        "rknn-s21b-driver-older-than-recommended",
+        ("0.9.2", "0.9.8", "librknnrt.so"),
+    ),
+    # rknn-toolkit-lite2 2.3.2: rknnlite/api/rknn_lite.py and rknnlite/api/rknn_runtime.*.so's strings
+    (
+        "E inference: The lengths of inputs_pass_through and inputs are not equal.",
+        "rknn-s21b-lite-inference-lists",
+        ("inputs_pass_through", "astype"),
+    ),
+    (
+        "W inference: The input[1] need NHWC data format, but the shape is not 4D, no data transpose.",
+        "rknn-s21b-lite-input-data-format",
+        ("input[1]", "img[None, ...]"),
+    ),
+    (
+        "E inference: Set shape for input[0] failed. input data format = nchw, required = nhwc",
+        "rknn-s21b-lite-set-shape-format",
+        ("input[0]", "nchw", "nhwc", "dynamic_input"),
+    ),
+    (
+        "W init_runtime: Query dynamic range failed. Ret code: -5. "
+        "(If it is a static shape RKNN model, please ignore the above warning message.)",
+        "rknn-s21b-lite-dynamic-range-query",
+        ("-5", "static-shape", "RKNN_QUERY_SDK_VERSION"),
+    ),
+    (
+        "E inference: inputs[1].dtype: float64 is not same as data_type[1]",
+        "rknn-s21b-lite-inference-lists",
+        ("float64", "data_type"),
     ),
 ]
 

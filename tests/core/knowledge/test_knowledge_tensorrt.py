@@ -111,6 +111,15 @@ unsupported node, MNN's missing module outputs, onnx's duplicate metadata keys, 
 and entries that now name what they captured (onnx2ncnn's unsupported attribute, TensorRT's
 no-supported-formats assertion; its internal-assertion entry also without the source location); names and
 values are our own, none is a message of the evaluation set.
+
+From s21e (was test_knowledge_trt_api_conditions.py):
+
+TensorRT's API checks answered by the condition they print, not by the Error Code 3 card alone (those
+clauses are in test_knowledge_clause_forms.py).  The entries here: NVIDIA/TensorRT samples/common/common.h
+(loadLibrary), Polygraphy's comparator (tools/Polygraphy/polygraphy/comparator/compare.py), DeepStream's
+nvdsinfer preparePreprocess, libnvinfer's internal assertions (cuBLAS heuristic, plugin enqueue) and
+NVIDIA's answers in NVIDIA/TensorRT#2098 and #1866 (the Jetson device table).  Names and values are our
+own.
 """
 
 from __future__ import annotations
@@ -247,6 +256,61 @@ CASES = [
         "AssertionError: Unsupported model architecture: ZzForCausalLM",
         "tensorrt-s20e-trtllm-unsupported-architecture",
         ("architecture ZzForCausalLM", "convert_checkpoint.py"),
+    ),
+    # ---- s21e (test_knowledge_trt_api_conditions.py) ----
+    # the strings of libnvinfer: ltWrapper.cpp's cuBLAS heuristic assertion
+    (
+        # a specific internal assertion ranks above the generic 'Assertion ... failed' entry of Error Code 2
+        "[TRT] [E] 2: [ltWrapper.cpp::setupHeuristic::327] Error Code 2: Internal Error (Assertion "
+        "cublasStatus == CUBLAS_STATUS_SUCCESS failed. )",
+        "tensorrt-cublas-status-assert",
+        ("--tacticSources=-CUBLAS,-CUBLAS_LT",),
+    ),
+    # the strings of libnvinfer: pluginV2Runner.cpp's enqueue assertion
+    (
+        "[TRT] [E] 2: [pluginV2Runner.cpp::execute::265] Error Code 2: Internal Error (Assertion status == "
+        "kSTATUS_SUCCESS failed. )",
+        "tensorrt-plugin-enqueue-failed",
+        ("enqueue()", "compute-sanitizer"),
+    ),
+    # NVIDIA/TensorRT#2098 and #1866 (the Jetson device table)
+    (
+        "[E] [TRT] 2: [utils.cpp::checkMemLimit::380] Error Code 2: Internal Error (Assertion upperBound "
+        "!= 0 failed. Unknown embedded device detected. Please update the table with the entry: "
+        "{{2222, 4, 8}, 7777},)",
+        "tensorrt-s21e-unknown-embedded-device",
+        ("{{2222, 4, 8}, 7777}", "JetPack"),
+    ),
+    # NVIDIA/TensorRT samples/common/common.h (loadLibrary)
+    (
+        "[E] Could not load plugin library: /srv/p/libmy_roi.so, due to: /srv/p/libmy_roi.so: undefined "
+        "symbol: _ZN8nvinfer115getPluginRegistryEv",
+        "tensorrt-s21e-load-plugin-library",
+        (
+            "/srv/p/libmy_roi.so",
+            "undefined symbol: _ZN8nvinfer115getPluginRegistryEv",
+            "ldd /srv/p/libmy_roi.so",
+        ),
+    ),
+    # DeepStream's nvdsinfer preparePreprocess
+    (
+        "0:00:01.2 ERROR nvinfer gstnvinfer.cpp:640:gst_nvinfer_logger:<sgie-face> NvDsInferContext[UID 3]: "
+        "Error in NvDsInferContextImpl::preparePreprocess() <nvdsinfer_context_impl.cpp:874> [UID = 3]: GRAY "
+        "input format specified but network input channels is not 1.",
+        "tensorrt-s21e-deepstream-input-channels",
+        ("GRAY", "1 channel(s)", "--inputs-as-nchw"),
+    ),
+    # tools/Polygraphy/polygraphy/comparator/compare.py
+    (
+        "[E]         FAILED | Output: 'seg_mask' | Difference exceeds tolerance (rel=0.001, abs=0.002)",
+        "tensorrt-s21e-polygraphy-output-mismatch",
+        ("seg_mask", "rel=0.001", "abs=0.002", "--trt-outputs mark all"),
+    ),
+    (
+        "[E] Accuracy Summary | trt-runner-N0-05/05/25-10:00:00 vs. onnxrt-runner-N0-05/05/25-10:00:00 | "
+        "Passed: 0/2 iterations | Pass Rate: 0.0%",
+        "tensorrt-s21e-polygraphy-output-mismatch",
+        ("trt-runner-N0-05/05/25-10:00:00", "onnxrt-runner-N0-05/05/25-10:00:00"),
     ),
 ]
 

@@ -55,6 +55,19 @@ optimization-profile check quoted by onnxruntime's TensorRT execution provider, 
 during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
 reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
 inner-error cards send the reader to.
+
+From s21d (was test_knowledge_openvino_tflite_mnn_source_checks.py):
+
+OpenVINO's shape and type checks, TFLite's kernel and Java checks, MNN's backend messages: vendor texts.
+
+TFLite / LiteRT (google-ai-edge/LiteRT tflite/): the Java TensorImpl's type check ("Cannot convert between a
+TensorFlowLite tensor with type %s and a Java object of type %s (which is compatible with the TensorFlowLite
+type %s)."), kernel_util.cc's broadcast check ("Given shapes, %s and %s, are not broadcastable.") and
+core/c/common.h's TF_LITE_ENSURE_TYPES_EQ ("%s:%d %s != %s (%s != %s)"), each as the Python interpreter
+prints it with subgraph.cc's "Node number %d (%s) failed to prepare." after it.
+
+Each case is the source's own format string with made-up names and values filled in, never an eval message:
+the entry that answers it, and the parts of the message its advice must name.
 """
 
 from __future__ import annotations
@@ -233,6 +246,31 @@ CASES = [
         "flutter: Invalid argument(s): Failed to lookup symbol 'TfLiteInterpreterCreate': error code 127",
         "tflite-flutter-failed-to-lookup-symbol",
         ("TfLiteInterpreterCreate", "Non-Global Symbols"),
+    ),
+    # ---- s21d (test_knowledge_openvino_tflite_mnn_source_checks.py) ----
+    # LiteRT tflite/java: TensorImpl's type check
+    (
+        "java.lang.IllegalArgumentException: Cannot convert between a TensorFlowLite tensor with "
+        "type INT8 and a "
+        "Java object of type [[[F (which is compatible with the TensorFlowLite type FLOAT32).",
+        "tflite-s21d-java-convert-type",
+        ("INT8", "FLOAT32", "getInputTensor(i).dataType()"),
+    ),
+    # LiteRT tflite/kernels/kernel_util.cc, then subgraph.cc's 'Node number'
+    (
+        "RuntimeError: tensorflow/lite/kernels/kernel_util.cc:701 Given shapes, [1,8,8], [1,1,8] and "
+        "[1,4,8], are "
+        "not broadcastable.Node number 9 (SELECT_V2) failed to prepare.",
+        "tflite-s21d-not-broadcastable",
+        ("SELECT_V2", "1,8,8", "1,4,8", "shape_signature"),
+    ),
+    # LiteRT tflite/core/c/common.h TF_LITE_ENSURE_TYPES_EQ
+    (
+        "RuntimeError: tensorflow/lite/kernels/add.cc:118 input1->type != input2->type (INT16 != "
+        "INT8)Node number "
+        "2 (ADD) failed to prepare.",
+        "tflite-s21d-kernel-type-mismatch",
+        ("ADD", "INT16", "INT8", "kernels/add.cc", "representative_dataset"),
     ),
 ]
 

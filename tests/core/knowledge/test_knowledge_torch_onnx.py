@@ -23,6 +23,18 @@ entry covered, from their own sources.
 
 * torch.onnx (pytorch/pytorch: torch/onnx/_internal/onnx_proto_utils.py, torch/onnx/_internal/exporter/
   _core.py and _capture_strategies.py).
+
+From s21a (was test_knowledge_coreml_torch_onnx_onnx_source_classes.py):
+
+Core ML, torch.onnx and onnx failure classes written from the vendors' own sources answer with their entry.
+
+Each form is a format string of the tool's source, filled with made-up names, as the tool prints it:
+
+* torch.onnx: pytorch/pytorch ``torch/onnx/utils.py`` and the ``torch.export`` failures that
+  ``torch.onnx.export(..., dynamo=True)`` surfaces (``torch/fx/experimental/symbolic_shapes.py``,
+  ``torch/export/dynamic_shapes.py``).
+
+Each row: the text, the entry that must answer it, and the captured parts its advice must name.
 """
 
 from __future__ import annotations
@@ -164,6 +176,33 @@ CASES = [
         "torch.export. This is step 1/3 of exporting the model to ONNX.",
         "torch-onnx-s20e-export-dim-specialized",
         ("dimension zz_batch", "fixed to 1", "Dim.AUTO", "at least 2"),
+    ),
+    # ---- s21a (test_knowledge_coreml_torch_onnx_onnx_source_classes.py) ----
+    # torch.onnx, and torch.export failures surfaced through torch.onnx.export(..., dynamo=True)
+    (
+        "RuntimeError: number of input names provided (3) exceeded number of inputs (2)",
+        "torch-onnx-s21a-io-names-exceed",
+        ("3", "2", "input"),
+    ),
+    (
+        "torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode: Could not guard on "
+        "data-dependent expression Eq(u2, 1) (unhinted: Eq(u2, 1)).  (Size-like symbols: none)",
+        "torch-onnx-s21a-data-dependent-guard",
+        ("Eq(u2, 1)", "torch._check"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Constraints violated (seq_len)! For more information, "
+        'run with TORCH_LOGS="+dynamic".',
+        "torch-onnx-s21a-constraints-violated",
+        ("seq_len",),
+    ),
+    (
+        "torch._dynamo.exc.UserError: When `dynamic_shapes` is specified as a dict, its "
+        "top-level keys must be the arg names ['pixel_values'] of `inputs`, but here they are "
+        "['images']. Alternatively, you could also ignore arg names entirely and specify "
+        "`dynamic_shapes` as a list/tuple matching `inputs`.",
+        "torch-onnx-s21a-dynamic-shapes-keys",
+        ("pixel_values", "images"),
     ),
 ]
 
