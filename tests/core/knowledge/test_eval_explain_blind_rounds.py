@@ -108,7 +108,7 @@ SPECIFIC_FLOORS = {
     "round23": {"dev": (32, 41), "heldout": (11, 22)},
     "round24": {"dev": (39, 44), "heldout": (11, 22)},
     "round25": {"dev": (31, 45), "heldout": (12, 16)},
-    "round26": {"dev": (15, 23), "heldout": (13, 18)},
+    "round26": {"dev": (22, 23), "heldout": (13, 18)},
 }
 ROUNDS = sorted(FLOORS)
 

@@ -327,6 +327,14 @@ CASES = [
         ("RANK_TABLE_FILE",),
     ),
     ("HcclSend failed: HCCL_E_REMOTE", "ascend-hccl-e-remote", ("peer rank",)),
+    # ---- the lead, round 26's dev forms (the Fusion Engine's plugin loader; CANN's set_env.sh)
+    (
+        '[ERROR] FE(1234,app):2024-01-02-03:04:05.678.901 [plugin_manager.cc:62]1234 OpenPlugin:"[FEInit]'
+        "[OpPluginSo] Fail to load so file /opt/cann/opp/fusion_pass/built_in/libops_fusion_pass_demo.so, "
+        'error message is libdemo.so: cannot open shared object file."',
+        "ascend-fe-fusion-pass-so-load-failed",
+        ("/opt/cann/opp/fusion_pass/built_in/libops_fusion_pass_demo.so", "libdemo.so", "set_env.sh"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

@@ -736,6 +736,24 @@ CASES = [
         "coreml-s21a-torch-quantized-op-params",
         ("zero point",),
     ),
+    # ---- the lead, round 26's dev forms (Xcode's coremlc and xcrun; Core ML's ML Program loader)
+    (
+        "coremlc: Error: unable to read document: /Users/me/App/Resources/demo.mlmodel\n"
+        "detail: validator error: unable to deserialize object",
+        "coreml-coremlc-unable-to-read-document",
+        ("/Users/me/App/Resources/demo.mlmodel", "unable to deserialize object", "git lfs pull"),
+    ),
+    (
+        'xcrun: error: unable to find utility "coremlc", not a developer tool or in PATH',
+        "coreml-xcrun-coremlcompiler-not-found",
+        ("(coremlc)", "xcode-select -s /Applications/Xcode.app/Contents/Developer"),
+    ),
+    (
+        "Error parsing MIL model: at /tmp/demo.mlmodelc/model.mil:3:17: Could not open "
+        "/tmp/demo.mlmodelc/weights/weight.bin",
+        "coreml-mil-weights-file-not-opened",
+        ("/tmp/demo.mlmodelc/weights/weight.bin", "weights/weight.bin"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

@@ -462,6 +462,19 @@ CASES = [
         "onnxruntime-web-wasm-module-not-served",
         ("http://localhost:3000/_next/static/chunks/ort-wasm-simd-threaded.jsep.mjs", "wasmPaths"),
     ),
+    # ---- the lead, round 26's dev forms (js/web/lib/wasm/wasm-factory.ts; emscripten's abort text)
+    (
+        "Error: no available backend found. ERR: [wasm] RuntimeError: Aborted(both async and sync "
+        "fetching of the wasm failed). Build with -sASSERTIONS for more info.",
+        "onnxruntime-web-wasm-binary-not-loaded",
+        ("both async and sync fetching of the wasm failed", "ort.env.wasm.wasmPaths"),
+    ),
+    (
+        "no available backend found. ERR: [wasm] RuntimeError: Aborted(CompileError: "
+        "WebAssembly.instantiate(): expected magic word 00 61 73 6d, found 3c 68 74 6d @+0)",
+        "onnxruntime-web-wasm-binary-not-loaded",
+        ("found 3c 68 74 6d", "application/wasm"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

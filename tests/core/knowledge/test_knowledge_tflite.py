@@ -272,6 +272,13 @@ CASES = [
         "tflite-s21d-kernel-type-mismatch",
         ("ADD", "INT16", "INT8", "kernels/add.cc", "representative_dataset"),
     ),
+    # ---- the lead, round 26's dev forms (flutter-tflite lib/src/bindings/dlib.dart; dart:ffi)
+    (
+        "Invalid argument(s): Failed to load dynamic library 'libtensorflowlite_c-linux.so': "
+        "libtensorflowlite_c-linux.so: cannot open shared object file: No such file or directory",
+        "tflite-flutter-dynamic-library-load-failed",
+        ("libtensorflowlite_c-linux.so", "cannot open shared object file", "minSdkVersion"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
