@@ -753,19 +753,10 @@ CASES_QNN_SETUP = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("entry_id", "message", "value"),
-    CASES_QNN_SETUP,
-    ids=[f"{i}:{c[0]}" for i, c in enumerate(CASES_QNN_SETUP)],
+# (entry id, message, a value the advice must name or ""), checked as every entry row is.
+test_the_setup_failure_is_answered_specifically = answered_by_entry(
+    [(message, entry_id, (value,) if value else ()) for entry_id, message, value in CASES_QNN_SETUP]
 )
-def test_the_setup_failure_is_answered_specifically(
-    kb: KnowledgeBase, entry_id: str, message: str, value: str
-) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry_id, (top.entry.id, top.reason)
-    if value:
-        assert value in top.cause + top.fix
-    assert specific(top) == (True, "")
 
 
 # ---- qualcomm_converter (test_knowledge_qualcomm_converter.py) ----
