@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round26.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round27.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -15,7 +15,7 @@ from dumpscope.core.knowledge import KnowledgeBase
 
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 #: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517,
-#: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81.
+#: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81, round 27 on 76d2702.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -81,6 +81,14 @@ FLOORS = {
         ("heldout", "new"): (6, 7),
         ("heldout", "code"): (3, 3),
     },
+    "round27": {
+        ("dev", "claimed"): (22, 22),
+        ("dev", "new"): (11, 12),
+        ("dev", "code"): (10, 10),
+        ("heldout", "claimed"): (14, 15),
+        ("heldout", "new"): (8, 8),
+        ("heldout", "code"): (6, 6),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -92,6 +100,7 @@ SCAN_FLOORS = {
     "round24": {"dev": (44, 44), "heldout": (23, 25)},
     "round25": {"dev": (49, 51), "heldout": (17, 18)},
     "round26": {"dev": (23, 23), "heldout": (18, 19)},
+    "round27": {"dev": (34, 34), "heldout": (23, 23)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -109,6 +118,7 @@ SPECIFIC_FLOORS = {
     "round24": {"dev": (39, 44), "heldout": (11, 22)},
     "round25": {"dev": (31, 45), "heldout": (12, 16)},
     "round26": {"dev": (22, 23), "heldout": (13, 18)},
+    "round27": {"dev": (21, 33), "heldout": (17, 22)},
 }
 ROUNDS = sorted(FLOORS)
 

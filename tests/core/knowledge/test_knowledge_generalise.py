@@ -486,6 +486,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round24.jsonl",
         "round25.jsonl",
         "round26.jsonl",
+        "round27.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -584,10 +585,11 @@ def _normalised(text: str) -> str:
         ("round24.jsonl", 65),
         ("round25.jsonl", 65),
         ("round26.jsonl", 40),
+        ("round27.jsonl", 55),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 26: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 27: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
