@@ -191,7 +191,12 @@ def _applies_anywhere(m: Match) -> bool:
 
 
 def _tools(matches: list[Match]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(m.entry.tool for m in matches))
+    """The tools of ``matches``, best first, one name per family (a card put before its entry by
+    :meth:`.kb.KnowledgeBase.distinct_first` names the tool as the card does)."""
+    names: dict[str, str] = {}
+    for m in matches:
+        names.setdefault(m.entry.family, m.entry.tool)
+    return tuple(dict.fromkeys(names.values()))
 
 
 def shown_code(m: Match) -> str:

@@ -96,6 +96,10 @@ class Postings:
         self.plain: set[int] = set(data.get("plain", ()))
         """Entries whose wording is too plain to find them by wording alone (:func:`plain_entries`)."""
         self._word_families: dict[str, set[str]] = {}
+        self.common_words: Sequence[str] | None = data.get("common_words")
+        """Words more entries hold than :data:`DISTINCT_DF` (:func:`common_words`), when the index holds them
+        (None: computed from these postings when first asked, :meth:`common`)."""
+        self._common: frozenset[str] | None = None
         self.norms: list[float] | None = data.get("norms")
         """Each entry's wording norm as :func:`word_norms` computes it, when the index holds it (None:
         computed by the knowledge base)."""
@@ -113,13 +117,18 @@ class Postings:
             "generic_words": raw.get("generic_words", ()),
             "plain": raw.get("plain", ()),
         }
-        if for_change:
+        if for_change:  # user entries change how many entries hold a word: the common words are recomputed
             decoded = {
                 name: {k: [int(i) for i in v.split()] for k, v in t.items()} for name, t in tables.items()
             }
             return cls({**decoded, **common})
         return cls(
-            {**{name: PackedLists(t) for name, t in tables.items()}, **common, "norms": raw.get("norms")}
+            {
+                **{name: PackedLists(t) for name, t in tables.items()},
+                **common,
+                "norms": raw.get("norms"),
+                "common_words": raw.get("common_words"),
+            }
         )
 
     def _lists(self, name: str) -> dict[str, list[int]]:
@@ -127,6 +136,7 @@ class Postings:
         table = getattr(self, name)
         assert isinstance(table, dict), "packed postings are read-only"
         self.norms = None
+        self.common_words = self._common = None
         return table
 
     def add(self, i: int, e: Entry) -> None:
@@ -180,6 +190,14 @@ class Postings:
         """The words any tool prints (:func:`generic_words`): the index's, or computed from these postings."""
         return self.generic_words or generic_words(self._word_families)
 
+    def common(self) -> frozenset[str]:
+        """The words no entry counts as its distinctive term (:func:`common_words`): the index's, or computed
+        from these postings (once: a lookup asks only when wording alone put a specific entry first)."""
+        if self._common is None:
+            stored = self.common_words
+            self._common = frozenset(stored) if stored is not None else common_words(self.by_word)
+        return self._common
+
     def as_json(self, entries: int) -> dict[str, Any]:
         """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
         entries (computed over the sorted words, as a knowledge base would compute them)."""
@@ -196,6 +214,7 @@ class Postings:
             "families": self.families,
             "runtime_anchors": self.runtime_anchors,
             "norms": word_norms(words, word_idf(words, entries), entries),
+            "common_words": sorted(common_words(words)),
         }
 
 
@@ -239,6 +258,27 @@ def plain_entries(by_word: Mapping[str, list[int]], generic: frozenset[str]) -> 
             for i in ids:
                 distinct[i] = distinct.get(i, 0) + 1
     return sorted(i for i in with_words if distinct.get(i, 0) < PLAIN_WORDS)
+
+
+DISTINCT_DF = 8
+"""A word that at most this many entries hold is a *distinctive term* of each of them (:func:`common_words`):
+``fully``, ``finded``, ``quantizer``, ``instances``, an op's, API's or option's own name; a word more
+entries hold (``layer``, ``kernel``, ``weights``, ``build``, ``engine``, ``resize``, and every generic
+word: ``failed``, ``shape``, ``input``...) is not. A specific entry that wording alone put first, sharing
+none of its distinctive terms with the message, does not answer it: its tool's card does
+(:meth:`.kb.KnowledgeBase.distinct_first`). Set on issue s22f's dev tally (every dev message whose first
+match was a specific entry found by wording alone): with the markers, 5 (all under the answer's floor; 1
+fitted, the OpenVINO GPU program build); with markers and codes blanked (``--blank-markers``), 8 shown (7
+fitted, 1 doubtful), all sharing a term of 6 entries or fewer. At 8, every shown one and the fitting one
+keep their place, and the MNN pipeline-resize and DeepStream build-engine entries (sharing only ``resize``
+of 13 entries, ``build`` and ``engine``) give way to their cards; at 6, ``program`` (7 entries) would
+demote the fitting GPU one; at 10, ``weights`` (9) would count."""
+
+
+def common_words(by_word: Mapping[str, Sequence[int]]) -> frozenset[str]:
+    """The words more than :data:`DISTINCT_DF` entries hold: no entry's distinctive term (225 of the 2,664
+    words of the shipped KB's 2,357 entries)."""
+    return frozenset(w for w, ids in by_word.items() if len(ids) > DISTINCT_DF)
 
 
 def word_idf(by_word: Mapping[str, list[int]], entries: int) -> dict[str, float]:

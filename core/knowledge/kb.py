@@ -100,6 +100,9 @@ lowered below them (not left out: it is often still the right tool's).  Set on
 threads' entries hidden): first tool right claimed 326 -> 331 of 471, new 93 -> 94 of 175, confident and
 wrong 37 -> 34 (one right confident answer, an onnx one, withheld); 0.5 gave 328, 0.85 329, leaving such
 matches out entirely 290.  With the markers kept, no dev answer moved (every part, leave-source-out)."""
+DISTINCT_SHARED = 1
+"""Least number of an entry's distinctive terms (:data:`.index.DISTINCT_DF`) a message must share for that
+entry, found by wording alone, to answer first (:meth:`KnowledgeBase.distinct_first`)."""
 LEANING_SCORE = 15.0
 """The card of the family a message only leans to (:func:`leaning_family`): found as wording is, under the
 answer's floor and the log scan's least wording score (a cue, not a marker: "no confident match", closest
@@ -330,6 +333,7 @@ class KnowledgeBase:
         self._words_factor = _words_factors(postings.families)
         self._plain: frozenset[int] = frozenset(postings.plain_positions())
         self._generic_words: frozenset[str] = postings.generic()
+        self._common_words = postings.common  # computed (or read from the index) when first asked
         self._hidden: frozenset[int] = frozenset()
 
     @property
@@ -421,11 +425,43 @@ class KnowledgeBase:
             ),
             text,
         )
-        answers = runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text)[: max(0, top)]
+        answers = self.distinct_first(
+            runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+        )[: max(0, top)]
         printed: dict[str, str] = {}
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))
         return [m._replace(printed=tuple((k, printed[k]) for k in m.codes if k in printed)) for m in answers]
+
+    def distinct_first(self, ranked: list[Match], text: str) -> list[Match]:
+        """``ranked`` with its tool's card first when its first match is a specific entry that wording alone
+        found and that shares none of its distinctive terms (:data:`.index.DISTINCT_DF`) with ``text``: the
+        message and the entry share only words many entries hold (``rank``, ``kernel``, ``weights``,
+        ``build``, ``engine``), so the entry's cause and fix are likely another check's of the same tool.  The
+        card takes the entry's score and reason (``words``: the answer's floor withholds it as it would have
+        withheld the entry); the entry stays below it, a related entry.  Unchanged: a first match found by a
+        code, pattern, core phrase or marker, a card, a generic entry, text any tool prints (no card), an
+        entry the answer withholds as wording any tool prints (:func:`.answer.unnamed_generic_wording`)."""
+        if not ranked:
+            return ranked
+        first = ranked[0]
+        e = first.entry
+        if first.reason != "words" or e.level == "family" or e.generic or e.family in RUNTIME_FAMILIES:
+            return ranked
+        if DISTINCT_SHARED <= len((e.words - self._common_words()) & tokens(text)):
+            return ranked
+        card = next(
+            (i for i in self._by_key.get(f"family:{e.family}", ()) if i not in self._hidden),
+            None,
+        )
+        if card is None or self.entries[card].level != "family":
+            return ranked
+        from dumpscope.core.knowledge.answer import unnamed_generic_wording
+
+        if unnamed_generic_wording(self, first, text):
+            return ranked  # withheld whatever comes first: its tool is not known
+        rest = [m for m in ranked if not (m.entry.level == "family" and m.entry.family == e.family)]
+        return [Match(entry=self.entries[card], score=first.score, reason="words"), *rest]
 
     def _lookup_segment(
         self,
