@@ -114,10 +114,11 @@ mode is not supported.").
 
 From s22c: NNCF's weight-compression and quantization checks (openvinotoolkit/nncf
 src/nncf/quantization/algorithms/weight_compression/algorithm.py, weight_lowering.py, min_max/algorithm.py),
-openvino.genai's KV cache, generation-config and speculative-decoding checks (src/cpp/src/...), optimum-
-intel's CLI and 8-bit config checks (optimum/commands/export/openvino.py,
+openvino.genai's KV cache, generation-config and speculative-decoding checks (src/cpp/src/...),
+optimum-intel's CLI and 8-bit config checks (optimum/commands/export/openvino.py,
 optimum/intel/openvino/configuration.py) and the PyTorch front end's input-count check (openvino
-src/frontends/pytorch/src/utils.cpp), the old Inference Engine's plugin loader (ie_plugin_dispatcher.cpp) and
+src/frontends/pytorch/src/utils.cpp), the old Inference Engine's plugin loader (ie_plugin_dispatcher.cpp),
+convert_model's arguments and input objects (tools/ovc/openvino/tools/ovc/convert.py, convert_impl.py) and
 OpenVINO names that mark a message as OpenVINO's.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
@@ -678,6 +679,24 @@ CASES = [
         "file or directory",
         "openvino-s22c-ie-cannot-find-plugin",
         ("clDNNPlugin", "GPU", "setupvars.sh"),
+    ),
+    # openvino tools/ovc/openvino/tools/ovc/convert.py (convert_model's parameters) and convert_impl.py
+    (
+        "TypeError: convert_model() got an unexpected keyword argument 'mean_values'",
+        "openvino-s22c-ovc-convert-model-argument",
+        ("mean_values", "PrePostProcessor"),
+    ),
+    (
+        "AssertionError: 'example_inputs' argument is not recognized, maybe you meant to provide "
+        "'example_input'?",
+        "openvino-s22c-ovc-convert-model-argument",
+        ("example_inputs", "example_input="),
+    ),
+    # openvino tools/ovc/openvino/tools/ovc/convert_impl.py (check_model_object)
+    (
+        "openvino.tools.ovc.error.Error: Unknown model type: <class 'onnx.onnx_ml_pb2.ModelProto'>",
+        "openvino-s22c-ovc-unknown-model-type",
+        ("onnx.onnx_ml_pb2.ModelProto", "onnx.save"),
     ),
 ]
 
