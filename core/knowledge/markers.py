@@ -814,16 +814,14 @@ _OPENVINO: Markers = (
     # ngraph::NodeValidationFailure), the old Python API's module and class (inference_engine/ie_api.pyx:
     # IENetwork, IECore), benchmark_app's step line (tools/benchmark_tool .../utils/utils.py next_step: "[Step
     # 7/11] Loading the model to the device"), the 2020-2021 samples' log line ("Loading model to the
-    # plugin"), OpenVINO Model Server's spdlog logger name in its log lines ("[modelmanager]",
-    # modelmanager_logger) and the Inference Engine's plugin loader before 2022 (ie_plugin_dispatcher.cpp:
-    # "Cannot find plugin to use: Tried load plugin : <name> for device <device>,  error: ...").
+    # plugin") and OpenVINO Model Server's spdlog logger name in its log lines ("[modelmanager]",
+    # modelmanager_logger).
     ("nodevalidationfailure", STRONG),
     ("ie_api.pyx", STRONG),
     ("ienetwork", STRONG),
     ("loading the model to the device", MEDIUM),
     ("loading model to the plugin", MEDIUM),
     ("[modelmanager]", MEDIUM),
-    ("cannot find plugin to use", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -537,7 +537,7 @@ def test_a_tool_named_outside_the_list_still_counts() -> None:
 
 
 # Session s22c: OpenVINO's own names where the namespace and the source path are cut off (node.hpp's
-# NodeValidationFailure, the old Python API's ie_api.pyx and IENetwork, the Inference Engine's plugin loader)
+# NodeValidationFailure, the old Python API's ie_api.pyx and IENetwork)
 # name OpenVINO alone; benchmark_app's step line, the old samples' log line and OpenVINO Model Server's
 # modelmanager logger are medium evidence, added to whatever else the message holds. The texts are written
 # from those sources with made-up names.
@@ -547,7 +547,6 @@ def test_a_tool_named_outside_the_list_still_counts() -> None:
         "terminate called after throwing an instance of 'NodeValidationFailure'\n  what():  Check 'k > 0'",
         '  File "ie_api.pyx", line 1000, in inference_engine.ie_api.IECore.read_network\nRuntimeError: bad',
         "RuntimeError: IENetwork could not be created: unknown layer type",
-        "Cannot find plugin to use: Tried load plugin : FooPlugin for device FOO,  error: cannot load it",
     ],
 )
 def test_openvino_names_without_their_namespace_name_openvino(text: str) -> None:
