@@ -809,6 +809,19 @@ _OPENVINO: Markers = (
     # nodes that matches names [...] were not found in the NNCFGraph.").
     ("nncf.errors.", STRONG),
     ("nncfgraph", STRONG),
+    # Session s22c: OpenVINO's names that a message keeps when its path and namespace are cut off: the node
+    # check's exception class (src/core/include/openvino/core/node.hpp: ov::NodeValidationFailure, before 2022
+    # ngraph::NodeValidationFailure), the old Python API's module and class (inference_engine/ie_api.pyx:
+    # IENetwork, IECore), benchmark_app's step line (tools/benchmark_tool .../utils/utils.py next_step: "[Step
+    # 7/11] Loading the model to the device"), the 2020-2021 samples' log line ("Loading model to the
+    # plugin") and OpenVINO Model Server's spdlog logger name in its log lines ("[modelmanager]",
+    # modelmanager_logger).
+    ("nodevalidationfailure", STRONG),
+    ("ie_api.pyx", STRONG),
+    ("ienetwork", STRONG),
+    ("loading the model to the device", MEDIUM),
+    ("loading model to the plugin", MEDIUM),
+    ("[modelmanager]", MEDIUM),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -534,3 +534,32 @@ def test_a_frontend_list_names_no_tool(names: str, kb: KnowledgeBase) -> None:
 def test_a_tool_named_outside_the_list_still_counts() -> None:
     text = "tflite: Didn't find op for builtin opcode 'X'\nAvailable frontends: onnx ir"
     assert "tflite" in detect_families(text)
+
+
+# Session s22c: OpenVINO's own names where the namespace and the source path are cut off (node.hpp's
+# NodeValidationFailure, the old Python API's ie_api.pyx and IENetwork)
+# name OpenVINO alone; benchmark_app's step line, the old samples' log line and OpenVINO Model Server's
+# modelmanager logger are medium evidence, added to whatever else the message holds. The texts are written
+# from those sources with made-up names.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "terminate called after throwing an instance of 'NodeValidationFailure'\n  what():  Check 'k > 0'",
+        '  File "ie_api.pyx", line 1000, in inference_engine.ie_api.IECore.read_network\nRuntimeError: bad',
+        "RuntimeError: IENetwork could not be created: unknown layer type",
+    ],
+)
+def test_openvino_names_without_their_namespace_name_openvino(text: str) -> None:
+    assert detect_families(text)[0] == "openvino"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Step 7/11] Loading the model to the device\nterminate called after throwing an instance of 'X'",
+        "[ INFO ] Loading model to the plugin\nSegmentation fault (core dumped)",
+        "[2026-01-02 03:04:05.678][77][modelmanager][error][model.cpp:10] Cannot reload model: my_net",
+    ],
+)
+def test_openvino_tool_log_lines_are_medium_evidence(text: str) -> None:
+    assert family_evidence(text)["openvino"] == MEDIUM

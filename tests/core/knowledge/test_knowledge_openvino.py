@@ -112,6 +112,15 @@ asynchronous InferRequest's state check (src/inference/src/dev/iasync_infer_requ
 busy") and the PyTorch front end's recurrent layers (src/frontends/pytorch/src/op/lstm.cpp: "LSTM in train
 mode is not supported.").
 
+From s22c: NNCF's weight-compression and quantization checks (openvinotoolkit/nncf
+src/nncf/quantization/algorithms/weight_compression/algorithm.py, weight_lowering.py, min_max/algorithm.py),
+openvino.genai's KV cache, generation-config and speculative-decoding checks (src/cpp/src/...),
+optimum-intel's CLI and 8-bit config checks (optimum/commands/export/openvino.py,
+optimum/intel/openvino/configuration.py) and the PyTorch front end's input-count check (openvino
+src/frontends/pytorch/src/utils.cpp), the old Inference Engine's plugin loader (ie_plugin_dispatcher.cpp),
+convert_model's arguments and input objects (tools/ovc/openvino/tools/ovc/convert.py, convert_impl.py) and
+OpenVINO names that mark a message as OpenVINO's.
+
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
 """
@@ -521,6 +530,173 @@ CASES = [
         "LSTM in train mode is not supported.\nSummary:\n-- Conversion is failed for: aten::lstm",
         "openvino-s21d-pytorch-rnn-train-mode",
         ("LSTM", "model.eval()"),
+    ),
+    # ---- s22c: NNCF, openvino.genai, optimum-intel, the PyTorch front end (sources in the docstring) ----
+    # nncf src/nncf/quantization/algorithms/weight_compression/algorithm.py
+    # (check_user_compression_configuration)
+    (
+        "nncf.errors.ParameterNotSupportedError: INT8 modes do not support sensitivity_metric, "
+        "gptq option(s). "
+        "Set them to None.",
+        "openvino-s22c-nncf-int8-mode-options",
+        ("sensitivity_metric, gptq", "INT4_SYM"),
+    ),
+    (
+        "nncf.errors.ValidationError: Mixed precision selection with sensitivity "
+        "metric=mean_activation_variance"
+        "             requires a dataset, but it's not provided.",
+        "openvino-s22c-nncf-mixed-precision-needs-dataset",
+        ("mean_activation_variance", "WEIGHT_QUANTIZATION_ERROR"),
+    ),
+    (
+        "nncf.errors.ValidationError: NVFP4 type only supports group size of 16, group size of 48 is given",
+        "openvino-s22c-nncf-fp4-group-size",
+        ("group_size=16", "48"),
+    ),
+    # nncf .../weight_compression/algorithm.py (validate_group_size) and weight_lowering.py (older NNCF)
+    (
+        "nncf.errors.InvalidGroupSizeError: Failed to apply group-wise quantization with group "
+        "size value 64.\n"
+        "Ensure that the group size is divisible by the channel size, or consider setting "
+        "`group_size_fallback_mode` to IGNORE or ADJUST. Failed nodes:\n"
+        '\t"__module.proj_out/aten::linear/MatMul" (channel size: 1000)',
+        "openvino-s22c-nncf-group-size-not-divisible",
+        ("64", "1000", "__module.proj_out/aten::linear/MatMul", "GroupSizeFallbackMode.ADJUST"),
+    ),
+    (
+        "nncf.errors.InvalidGroupSizeError: Channel size 1500 should be divisible by size of group 128.",
+        "openvino-s22c-nncf-group-size-not-divisible",
+        ("1500", "128", "ignored_scope"),
+    ),
+    # nncf .../weight_compression/algorithm.py (3D weights, nncf.UnsupportedModelError)
+    (
+        "nncf.errors.UnsupportedModelError: NNCF compression algorithms do not support 3D weights "
+        "with current "
+        "version of\n                                OpenVINO 2025.1.0-18503 due to a known issue "
+        "in statistics "
+        "collection",
+        "openvino-s22c-nncf-3d-weights-old-openvino",
+        ("2025.1.0-18503", "ignored_scope"),
+    ),
+    # nncf src/nncf/quantization/algorithms/min_max/algorithm.py
+    (
+        "nncf.errors.InternalError: Statistics were not collected for the node "
+        "__module.blocks.3/aten::mul/Multiply",
+        "openvino-s22c-nncf-statistics-not-collected",
+        ("__module.blocks.3/aten::mul/Multiply", "transform_fn", "nncf.IgnoredScope"),
+    ),
+    # optimum-intel optimum/intel/openvino/configuration.py (OVWeightQuantizationConfig.post_init)
+    (
+        "ValueError: For 8-bit quantization, `ratio` is expected to be set to 1.0, but was set to 0.6",
+        "openvino-s22c-optimum-8bit-weight-options",
+        ("ratio", "bits=4"),
+    ),
+    (
+        "ValueError: The GPTQ algorithm is not supported for 8-bit quantization and got "
+        "`gptq=True`, please set "
+        "`gptq=False`",
+        "openvino-s22c-optimum-8bit-weight-options",
+        ("GPTQ", "--weight-format int4"),
+    ),
+    # optimum-intel optimum/commands/export/openvino.py (OVExportCommand.run)
+    (
+        "ValueError: Some compression parameters are provided, but the weight format is not "
+        "specified. Please "
+        "provide it with --weight-format argument.",
+        "openvino-s22c-optimum-cli-weight-format-missing",
+        ("compression options without --weight-format", "--weight-format int4"),
+    ),
+    (
+        "ValueError: Some quantization parameters are provided, but the quantization mode is not specified. "
+        "Please provide it with --quant-mode argument.",
+        "openvino-s22c-optimum-cli-weight-format-missing",
+        ("quantization options without --quant-mode", "--smooth-quant-alpha"),
+    ),
+    (
+        "ValueError: Dataset is required for full quantization. Please provide it with --dataset argument.",
+        "openvino-s22c-optimum-cli-full-quant-dataset",
+        ("--dataset", "wikitext2"),
+    ),
+    # openvino.genai src/cpp/src/continuous_batching/cache/kv_cache_manager.hpp
+    (
+        "RuntimeError: Exception from src/cpp/src/continuous_batching/cache/kv_cache_manager.hpp:250:\n"
+        "Requested KV-cache size is larger than available memory size on the system.",
+        "openvino-s22c-genai-kv-cache-too-large",
+        ("SchedulerConfig", "cache_size"),
+    ),
+    # openvino.genai src/cpp/src/generation_config.cpp (get_max_new_tokens, validate)
+    (
+        "RuntimeError: Check 'max_length > prompt_length' failed at src/cpp/src/generation_config.cpp:240:\n"
+        "Internal error: generation_config.max_length should be bigger than number of prompt tokens",
+        "openvino-s22c-genai-max-length-prompt",
+        ("max_new_tokens=256", "generation_config.json"),
+    ),
+    (
+        "RuntimeError: Check 'num_beams >= num_return_sequences' failed at "
+        "src/cpp/src/generation_config.cpp:330:\n"
+        "'num_beams' (3) must be greater equal than 'num_return_sequences' (6)",
+        "openvino-s22c-genai-beam-search-config",
+        ("num_beams is 3", "(6)"),
+    ),
+    # openvino.genai src/cpp/src/speculative_decoding/*/fast_draft_strategy.cpp and utils.cpp
+    (
+        "RuntimeError: Check 'are_tokenizers_equal(main_model_tokenizer, draft_model_tokenizer)' failed at "
+        "src/cpp/src/speculative_decoding/stateful/fast_draft_strategy.cpp:360:\n"
+        "Tokenizers for draft and main models are different!",
+        "openvino-s22c-genai-draft-tokenizer-differs",
+        ("same tokenizer", "draft_model"),
+    ),
+    (
+        "RuntimeError: Exception from src/cpp/src/utils.cpp:940:\nSpeculative decoding requires "
+        "PagedAttention "
+        "operation support on non-NPU devices, which is available on x86_64 or ARM64 platforms only",
+        "openvino-s22c-genai-speculative-paged-attention",
+        ("PagedAttention", "x86_64"),
+    ),
+    (
+        "RuntimeError: Exception from "
+        "src/cpp/src/speculative_decoding/stateful/fast_draft_strategy.cpp:112:\n"
+        'LLM model on NPU may only process prompts up to 2048 tokens. Set the "MAX_PROMPT_LEN" '
+        "config option "
+        "to increase the limit.",
+        "openvino-h23d3-genai-npu-max-prompt-len",
+        ("2048", "MAX_PROMPT_LEN"),
+    ),
+    # openvino src/frontends/pytorch/src/utils.cpp (num_inputs_check)
+    (
+        "openvino._pyopenvino.OpConversionFailure: Check 'num_inputs >= min_inputs' failed at "
+        "src/frontends/pytorch/src/utils.cpp:51:\nFrontEnd API failed with OpConversionFailure:\n"
+        "Got less inputs 1 than expected 3",
+        "openvino-s22c-pytorch-op-input-count",
+        ("has 1 inputs", "takes 3", "ConversionExtension"),
+    ),
+    # openvino (2018-2021) inference-engine/src/inference_engine/ie_plugin_dispatcher.cpp (getPluginByDevice)
+    (
+        "RuntimeError: Cannot find plugin to use: Tried load plugin : clDNNPlugin for device GPU,  "
+        "error: Plugin "
+        "clDNNPlugin cannot be loaded: cannot load plugin: clDNNPlugin from /opt/lib: Cannot load library "
+        "'/opt/lib/libclDNNPlugin.so': libOpenCL.so.1: cannot open shared object file: No such "
+        "file or directory",
+        "openvino-s22c-ie-cannot-find-plugin",
+        ("clDNNPlugin", "GPU", "setupvars.sh"),
+    ),
+    # openvino tools/ovc/openvino/tools/ovc/convert.py (convert_model's parameters) and convert_impl.py
+    (
+        "TypeError: convert_model() got an unexpected keyword argument 'mean_values'",
+        "openvino-s22c-ovc-convert-model-argument",
+        ("mean_values", "PrePostProcessor"),
+    ),
+    (
+        "AssertionError: 'example_inputs' argument is not recognized, maybe you meant to provide "
+        "'example_input'?",
+        "openvino-s22c-ovc-convert-model-argument",
+        ("example_inputs", "example_input="),
+    ),
+    # openvino tools/ovc/openvino/tools/ovc/convert_impl.py (check_model_object)
+    (
+        "openvino.tools.ovc.error.Error: Unknown model type: <class 'onnx.onnx_ml_pb2.ModelProto'>",
+        "openvino-s22c-ovc-unknown-model-type",
+        ("onnx.onnx_ml_pb2.ModelProto", "onnx.save"),
     ),
 ]
 
