@@ -276,6 +276,19 @@ CASES = [
         "onnxsim-s22e-module-shadowed",
         ("simplify", "onnxsim.__file__"),
     ),
+    (
+        '  File "/venv/lib/python3.8/site-packages/onnxsim/onnx_simplifier.py", line 311, in simplify\n'
+        "    check_ok = check(model_ori, model, check_n, input_shapes=input_shapes)\n"
+        "KeyError: 'head_out'",
+        "onnxsim-s22e-check-output-name-keyerror",
+        ("head_out", "check_n=0"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: model with IR version >= 3 must specify "
+        "opset_import for ONNX",
+        "onnx-ValidationError-7",
+        ("make_opsetid", "opset_import"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
