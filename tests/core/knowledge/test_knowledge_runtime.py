@@ -66,7 +66,7 @@ CASES = [
     (
         "AttributeError: module 'numpy' has no attribute 'zeros'",
         "runtime-s22e-python-package-shadowed",
-        ("numpy.py", "numpy.__file__", "'zeros'"),
+        ("numpy.py", "numpy.__file__", "zeros"),
     ),
     (
         "AttributeError: module 'torch' has no attribute 'from_numpy'",
