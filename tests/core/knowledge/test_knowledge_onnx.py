@@ -46,6 +46,9 @@ Each form is a format string of the tool's source, filled with made-up names, as
   ``onnx/external_data_helper.py``, ``onnx/compose.py``.
 
 Each row: the text, the entry that must answer it, and the captured parts its advice must name.
+
+From s22e: onnx ``onnx/version_converter`` (BaseConverter.h, convert.cc, helper.cc, adapters/*.h), onnx commit
+4ebc37b (onnx.mapping removed in 1.19), onnxsim 0.4.x (model_checking.py, onnx_simplifier.py, onnxsim.cpp).
 """
 
 from __future__ import annotations
@@ -162,6 +165,129 @@ CASES = [
         "single but has an empty string in the graph",
         "onnx-s21a-node-io-vs-schema",
         ("Resize_5",),
+    ),
+    # ---- s22e: onnx/version_converter (BaseConverter.h, convert.cc, helper.cc, adapters/*.h), onnxsim
+    # 0.4.x (model_checking.py, onnx_simplifier.py, onnxsim.cpp, __init__.py); onnx commit 4ebc37b (mapping)
+    (
+        "RuntimeError: /src/onnx/version_converter/BaseConverter.h:63: adapter_lookup: Assertion `false` "
+        "failed: No Adapter To Version $14 for MyReduce",
+        "onnx-version-converter-no-adapter",
+        ("MyReduce", "opset 14", "smaller steps"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/convert.cc:97: convert_graph: Assertion `schema_it != "
+        "all_schemas.end()` failed: Op 'FancyOp' has no registered schema; cannot convert it from version "
+        "11 to 15.",
+        "onnx-s22e-version-converter-no-schema",
+        ("FancyOp", "11", "15", "own domain"),
+    ),
+    (
+        '  File "/venv/lib/python3.11/site-packages/onnx/version_converter.py", line 37, in convert_version\n'
+        "    converted_model_str = C.convert_version(model_str, target_version)\n"
+        "IndexError: unordered_map::at",
+        "onnx-s22e-version-converter-unordered-map-at",
+        ("unordered_map::at", "Upgrade onnx"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/convert.cc:69: convert_graph: Assertion "
+        '`domain_index >= 0` failed: Graph has no default-domain ("" or "ai.onnx") opset entry',
+        "onnx-s22e-version-converter-no-default-domain",
+        ("opset_import", "make_opsetid"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/split_13_12.h:41: adapt: Assertion "
+        "`node->hasAttribute(ksplit)` failed: No initializer or constant input to node found",
+        "onnx-s22e-version-converter-needs-constant",
+        ("initializer", "Fold constants"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/reshape_5_4.h:30: adapt: Assertion "
+        "`node->hasAttribute(kshape)` failed: No initializer or constant input to Reshape node found",
+        "onnx-s22e-version-converter-needs-constant",
+        ("Reshape",),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/helper.cc:64: assertNotParams: Assertion `dim.is_int` "
+        "failed: seq_len Dimension is a param instead of an int.",
+        "onnx-s22e-version-converter-needs-static-shape",
+        ("seq_len", "--overwrite-input-shape"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/no_previous_version.h:24: adapt: Assertion "
+        "`false` failed: No Previous Version of MyGrid exists",
+        "onnx-s22e-version-converter-no-previous-version",
+        ("MyGrid", "target opset"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/type_restriction.h:48: adapt: Assertion "
+        "`std::find(std::begin(unallowed_types_), std::end(unallowed_types_), val->elemType()) == "
+        "std::end(unallowed_types_)` failed: DataType (16) of Input or Output of operator 'Clip' is "
+        "unallowed for Opset Version 12.",
+        "onnx-s22e-version-converter-type-not-allowed",
+        ("Clip", "opset 12", "data type 16", "Cast"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/transformers.h:61: operator(): Assertion "
+        "`node->i(attr) != value` failed: Attribute spatial must not have value 0",
+        "onnx-s22e-version-converter-attribute-value",
+        ("spatial", "not have value 0"),
+    ),
+    (
+        "RuntimeError: /src/onnx/version_converter/adapters/broadcast_backward_compatibility.h:38: adapt: "
+        "Assertion `req_broadcast != -1` failed: Mul being converted from 7 to 6 does not have broadcastable "
+        "inputs.",
+        "onnx-s22e-version-converter-broadcast",
+        ("Mul", "opset 7"),
+    ),
+    (
+        "ImportError: cannot import name 'mapping' from 'onnx' "
+        "(/venv/lib/python3.12/site-packages/onnx/__init__.py)",
+        "onnx-s22e-mapping-removed",
+        ("1.19", "tensor_dtype_to_np_dtype"),
+    ),
+    (
+        'RuntimeError: Cannot get shape of "pixel_values"',
+        "onnxsim-s22e-cannot-get-shape",
+        ("pixel_values", "--overwrite-input-shape pixel_values:"),
+    ),
+    (
+        "ValueError: tensor_size_threshold should be less than 2GB",
+        "onnxsim-s22e-tensor-size-threshold",
+        ("--tensor-size-threshold", "--no-large-tensor"),
+    ),
+    (
+        'WARNING: failed to run "NonZero" op (name is "nz_7"), skip...',
+        "onnxsim-s22e-failed-to-run-op",
+        ("nz_7", "NonZero"),
+    ),
+    (
+        "WARNING: the simplification stopped because of timeout. Please set environment variable "
+        "`ONNXSIM_FIXED_POINT_ITERS` to a number higher than 50if you want further simplification.",
+        "onnxsim-s22e-fixed-point-timeout",
+        ("50", "ONNXSIM_FIXED_POINT_ITERS"),
+    ),
+    (
+        "Tensor logits changes after optimization. The max diff is 0.0213",
+        "onnxsim-s22e-tensor-changes",
+        ("logits", "0.0213", "--skip-fuse-bn"),
+    ),
+    (
+        "AttributeError: module 'onnxsim' has no attribute 'simplify'",
+        "onnxsim-s22e-module-shadowed",
+        ("simplify", "onnxsim.__file__"),
+    ),
+    (
+        '  File "/venv/lib/python3.8/site-packages/onnxsim/onnx_simplifier.py", line 311, in simplify\n'
+        "    check_ok = check(model_ori, model, check_n, input_shapes=input_shapes)\n"
+        "KeyError: 'head_out'",
+        "onnxsim-s22e-check-output-name-keyerror",
+        ("head_out", "check_n=0"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: model with IR version >= 3 must specify "
+        "opset_import for ONNX",
+        "onnx-ValidationError-7",
+        ("make_opsetid", "opset_import"),
     ),
 ]
 

@@ -141,6 +141,9 @@ wording of the code that prints it:
 Each message is the vendor's wording with names and values of our own, in the forms users paste: bare,
 inside the Python ``[ONNXRuntimeError] : N : NAME :`` status, inside the run-time envelope that names the
 node, and with a traceback around it.  The advice must carry what the message gave.
+
+From s22e: onnxruntime ``core/graph/model.cc`` ("system error number"), ``core/session/inference_session.cc``
+(ORT format version); Python's import system (a shadowing file).
 """
 
 from __future__ import annotations
@@ -474,6 +477,35 @@ CASES = [
         "WebAssembly.instantiate(): expected magic word 00 61 73 6d, found 3c 68 74 6d @+0)",
         "onnxruntime-web-wasm-binary-not-loaded",
         ("found 3c 68 74 6d", "application/wasm"),
+    ),
+    # ---- s22e: onnxruntime/core/graph/model.cc (LoadModelHelper: "system error number "), posix and
+    # windows env.cc; inference_session.cc (ORT format version); the package's own names (Python's imports)
+    (
+        _TRACEBACK.replace("Fail: ", "Fail: [ONNXRuntimeError] : 1 : FAIL : system error number 13"),
+        "onnxruntime-s22e-load-model-system-error",
+        ("errno 13", "os.strerror(13)", "EACCES"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : system error number 24",
+        "onnxruntime-s22e-load-model-system-error",
+        ("errno 24", "EMFILE"),
+    ),
+    (
+        "AttributeError: module 'onnxruntime' has no attribute 'SessionOptions'",
+        "onnxruntime-s22e-module-shadowed",
+        ("SessionOptions", "onnxruntime.__file__", "pip uninstall onnxruntime onnxruntime-gpu"),
+    ),
+    (
+        "ImportError: cannot import name 'InferenceSession' from partially initialized module 'onnxruntime' "
+        "(most likely due to a circular import) (/home/me/work/onnxruntime.py)",
+        "onnxruntime-s22e-module-shadowed",
+        ("onnxruntime.py", "onnxruntime.__file__"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : The ORT format model version [4] is not supported in this build "
+        "1.16.3.",
+        "onnxruntime-s22e-ort-format-version",
+        ("version 4", "1.16.3", "convert_onnx_models_to_ort"),
     ),
 ]
 

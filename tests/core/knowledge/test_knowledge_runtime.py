@@ -38,6 +38,10 @@ From s19f (was test_knowledge_round24_dev_s19f.py):
 
 Issue 23, round 24's dev forms answered at their cause (s19f): TensorRT's lazily loaded libraries (and
 glibc 2.41's executable-stack refusal).
+
+From s22e: Python's import system (a local file shadowing a package, circular imports), numpy's
+import_array and Cython's size check, protobuf's descriptor.py, glibc ld.so's dl-version.c (GLIBC_/GLIBCXX_
+version not found).
 """
 
 from __future__ import annotations
@@ -55,6 +59,59 @@ CASES = [
         "OSError: /opt/app/lib/libfoo.so: invalid ELF header",
         "runtime-invalid-elf-header",
         ("/opt/app/lib/libfoo.so", "git lfs pull"),
+    ),
+    # ---- s22e: Python's import system (sys.path order; CPython's "partially initialized module" text),
+    # numpy's import_array ('_ARRAY_API not found') and Cython's size check, protobuf's descriptor.py, glibc
+    # ld.so's dl-version.c
+    (
+        "AttributeError: module 'numpy' has no attribute 'zeros'",
+        "runtime-s22e-python-package-shadowed",
+        ("numpy.py", "numpy.__file__", "zeros"),
+    ),
+    (
+        "AttributeError: module 'torch' has no attribute 'from_numpy'",
+        "runtime-s22e-python-package-shadowed",
+        ("torch.py", "from_numpy"),
+    ),
+    (
+        "AttributeError: partially initialized module 'onnx' has no attribute 'numpy_helper' (most likely "
+        "due to a circular import)",
+        "runtime-s22e-python-circular-import",
+        ("'onnx'", "onnx.py", "onnx.__file__"),
+    ),
+    (
+        "ImportError: cannot import name 'linalg' from partially initialized module 'numpy' "
+        "(most likely due to a circular import) (/home/me/work/numpy.py)",
+        "runtime-s22e-python-circular-import",
+        ("numpy.py", "/home/me/work/numpy.py"),
+    ),
+    (
+        "AttributeError: _ARRAY_API not found",
+        "runtime-numpy-abi",
+        ("numpy<2",),
+    ),
+    (
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C "
+        "header, got 88 from PyObject",
+        "runtime-numpy-abi",
+        ("NumPy",),
+    ),
+    (
+        "TypeError: Descriptors cannot be created directly.\nIf this call came from a _pb2.py file, your "
+        "generated code is out of date and must be regenerated with protoc >= 3.19.0.",
+        "runtime-s22e-protobuf-descriptors",
+        ("protobuf<=3.20.3", "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python"),
+    ),
+    (
+        "OSError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+        "/opt/toolkit/lib/libconvert.so)",
+        "runtime-s22e-glibc-version-not-found",
+        ("GLIBCXX_3.4.32", "/opt/toolkit/lib/libconvert.so", "libstdcxx-ng"),
+    ),
+    (
+        "/lib64/libc.so.6: version `GLIBC_2.34' not found (required by ./bin/mytool)",
+        "runtime-s22e-glibc-version-not-found",
+        ("GLIBC_2.34", "./bin/mytool", "newer OS"),
     ),
 ]
 
