@@ -828,10 +828,36 @@ CASES = [
         "coreml-s22a-compile-model-args",
         ("(export/net.onnx)", "get_compiled_model_path"),
     ),
+    # converters/mil/frontend/torch/load.py (ct.convert(..., debug=True) lists the ops it cannot translate)
+    (
+        "the following model ops are IMPLEMENTED:\n  add\n  conv2d\nthe following model ops are MISSING:\n"
+        "  grid_sampler_3d",
+        "coreml-torch-op-not-implemented",
+        ("grid_sampler_3d", "@register_torch_op"),
+    ),
     (
         "Exception: Feature with name scores_out does not exist",
         "coreml-s22a-feature-name-not-found",
         ("(scores_out)", "ct.utils.rename_feature"),
+    ),
+    # converters/mil/mil/program.py (_check_program_opset), models/model.py (_verify_pil_image_modes,
+    # _verify_input_name_exists)
+    (
+        'ValueError: Core ML only support core opset. Got unsupported op "assign_4" with type '
+        '"torch_tensor_assign" of dialect namespace "torch".',
+        "coreml-s22a-dialect-op-not-lowered",
+        ("assign_4", "torch_tensor_assign", "(torch)", "ct.PassPipeline.DEFAULT"),
+    ),
+    (
+        "TypeError: GRAYSCALE_FLOAT16 image input, 'depth', must be of type PIL.Image.Image with mode=='F'",
+        "coreml-s22a-predict-image-input-type",
+        ("'depth'", "GRAYSCALE_FLOAT16", "mode F"),
+    ),
+    (
+        'KeyError: Provided key "pixels", in the input dict, does not match any of the model '
+        "input name(s), which are: {'image_in'}",
+        "coreml-s22a-predict-input-key",
+        ("'pixels'", "{'image_in'}", "rename_feature"),
     ),
 ]
 
