@@ -1231,6 +1231,10 @@ _COREML: Markers = (
     # are logged as "BNNS Graph Compile: ...".
     ("-executeplan:error:", STRONG),
     ("bnns graph compile", STRONG),
+    # Branch s22a: the PyTorch frontend's listing of the ops it has no translation for, printed before
+    # "PyTorch convert function for op ... not implemented" (coremltools
+    # converters/mil/frontend/torch/load.py).
+    ("the following model ops are missing:", STRONG),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.

@@ -130,6 +130,10 @@ Each form is a format string of the tool's source, filled with made-up names, as
   ``quantization_ops.py`` and ``converters/mil/mil/passes/pass_pipeline.py``, ``graph_pass.py``.
 
 Each row: the text, the entry that must answer it, and the captured parts its advice must name.
+
+From s22a: coremltools' compiled-model and compile_model macOS checks, multifunction names, feature names,
+coremltools.optimize's pruning configs, unique-mode palettization, joint-compression order, and the TF
+frontend's dynamic resize (models/, optimize/, converters/mil/frontend/tensorflow/ops.py).
 """
 
 from __future__ import annotations
@@ -753,6 +757,107 @@ CASES = [
         "/tmp/demo.mlmodelc/weights/weight.bin",
         "coreml-mil-weights-file-not-opened",
         ("/tmp/demo.mlmodelc/weights/weight.bin", "weights/weight.bin"),
+    ),
+    # ---- s22a: coremltools@e0e2f42 models/_compiled_model.py, models/utils.py (compile_model, _get_feature,
+    # save_multifunction), models/model.py (function_name), models/compute_plan.py,
+    # optimize/coreml/_config.py, optimize/coreml/_quantization_passes.py,
+    # optimize/torch/pruning/_base_pruner.py, optimize/torch/palettization/palettizer.py,
+    # converters/mil/frontend/tensorflow/ops.py
+    (
+        "Exception: Loading compiled Core ML models is only support on macOS 10.13 or higher.",
+        "coreml-s22a-compiled-model-needs-macos",
+        ("Loading compiled Core ML models", "10.13", "xcrun coremlcompiler compile"),
+    ),
+    (
+        "ValueError: MLModelStructure is not supported.",
+        "coreml-s22a-compiled-model-needs-macos",
+        ("(MLModelStructure)", "libcoremlpython"),
+    ),
+    (
+        "Exception: This model was not loaded with the Core ML Framework. Cannot get state.",
+        "coreml-s19b-mlmodel-proxy-not-loaded",
+        ("libcoremlpython",),
+    ),
+    (
+        "ValueError: default_function_name decoder_step not found in the program. Available functions "
+        "names are ['encoder_step']",
+        "coreml-s22a-multifunction-function-name",
+        ("(decoder_step)", "default_function_name", "desc.add_function"),
+    ),
+    (
+        "ValueError: linear_quantize_weights is not supported for a multifunction model.",
+        "coreml-s22a-multifunction-function-name",
+        ("(linear_quantize_weights)",),
+    ),
+    (
+        "RuntimeError: Model has been prepared for pruning. When running joint compression, first prepare "
+        "quantizer/palettizer and then pruner, to ensure insertion of fake quantization layers does not "
+        "remove pruning forward hooks.",
+        "coreml-s22a-optimize-torch-joint-order",
+        ("pruner.prepare(inplace=True)",),
+    ),
+    (
+        "ValueError: Unique values in weight cannot be represented by 6 bits palettization.",
+        "coreml-s22a-palettize-unique-too-many",
+        ("6 bits", "mode='kmeans'"),
+    ),
+    (
+        'ValueError: Invalid value of "minimum_sparsity_percentile": 1.5. Needs to be in [0, 1]',
+        "coreml-s22a-pruner-value-range",
+        ("minimum_sparsity_percentile", "1.5", "target_sparsity=0.75"),
+    ),
+    (
+        'ValueError: "n_m_ratio" must be a tuple of two integers (n, m). n <= m. Got (4, 2)',
+        "coreml-s22a-pruner-structured-options",
+        ("(4, 2)", "n_m_ratio=(2, 4)"),
+    ),
+    (
+        "ValueError: block sparsity or n:m pruning does not support op type gather.",
+        "coreml-s22a-pruner-structured-options",
+        ("(gather)", "op_type_configs"),
+    ),
+    (
+        'ValueError: "ResizeNearestNeighbor" op: the second input, which is the output size, must be known '
+        "statically. Consider setting minimum_deployment_target to iOS17 during conversion.",
+        "coreml-s22a-tf-resize-size-static",
+        ("(ResizeNearestNeighbor)", "ct.target.iOS17"),
+    ),
+    (
+        "ValueError: Invalid model file path: 'export/net.onnx'.Expected a file with .mlpackage or "
+        ".model extension. ",
+        "coreml-s22a-compile-model-args",
+        ("(export/net.onnx)", "get_compiled_model_path"),
+    ),
+    # converters/mil/frontend/torch/load.py (ct.convert(..., debug=True) lists the ops it cannot translate)
+    (
+        "the following model ops are IMPLEMENTED:\n  add\n  conv2d\nthe following model ops are MISSING:\n"
+        "  grid_sampler_3d",
+        "coreml-torch-op-not-implemented",
+        ("grid_sampler_3d", "@register_torch_op"),
+    ),
+    (
+        "Exception: Feature with name scores_out does not exist",
+        "coreml-s22a-feature-name-not-found",
+        ("(scores_out)", "ct.utils.rename_feature"),
+    ),
+    # converters/mil/mil/program.py (_check_program_opset), models/model.py (_verify_pil_image_modes,
+    # _verify_input_name_exists)
+    (
+        'ValueError: Core ML only support core opset. Got unsupported op "assign_4" with type '
+        '"torch_tensor_assign" of dialect namespace "torch".',
+        "coreml-s22a-dialect-op-not-lowered",
+        ("assign_4", "torch_tensor_assign", "(torch)", "ct.PassPipeline.DEFAULT"),
+    ),
+    (
+        "TypeError: GRAYSCALE_FLOAT16 image input, 'depth', must be of type PIL.Image.Image with mode=='F'",
+        "coreml-s22a-predict-image-input-type",
+        ("'depth'", "GRAYSCALE_FLOAT16", "mode F"),
+    ),
+    (
+        'KeyError: Provided key "pixels", in the input dict, does not match any of the model '
+        "input name(s), which are: {'image_in'}",
+        "coreml-s22a-predict-input-key",
+        ("'pixels'", "{'image_in'}", "rename_feature"),
     ),
 ]
 

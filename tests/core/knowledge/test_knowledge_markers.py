@@ -277,6 +277,17 @@ ROUND9_SOURCE_FORMATS = [
 ]
 
 
+def test_coremltools_missing_ops_listing_names_core_ml(kb: KnowledgeBase) -> None:
+    """coremltools' PyTorch frontend prints the ops it cannot translate under its own heading
+    (converters/mil/frontend/torch/load.py): with the exception line after it, Core ML is the tool."""
+    text = (
+        "the following model ops are IMPLEMENTED:\n  add\n  conv2d\n"
+        "the following model ops are MISSING:\n  grid_sampler_3d"
+    )
+    assert detect_families(text)[0] == "coreml"
+    assert kb.lookup(text, top=3)[0].entry.family == "coreml"
+
+
 def test_the_htp_op_namespace_counts_only_as_a_whole_word() -> None:
     assert "qualcomm" not in family_evidence("std::seq::iterator failed")
     assert family_evidence("op q::ForceFormat failed")["qualcomm"] == 2

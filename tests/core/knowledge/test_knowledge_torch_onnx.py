@@ -35,6 +35,10 @@ Each form is a format string of the tool's source, filled with made-up names, as
   ``torch/export/dynamic_shapes.py``).
 
 Each row: the text, the entry that must answer it, and the captured parts its advice must name.
+
+From s22a: torch.export's strict-mode and input checks (torch/_dynamo/symbolic_convert.py,
+torch/export/_trace.py, torch/_subclasses/fake_tensor.py, torch/_dynamo/eval_frame.py) and the
+TorchScript tracer's getOutput.
 """
 
 from __future__ import annotations
@@ -203,6 +207,41 @@ CASES = [
         "`dynamic_shapes` as a list/tuple matching `inputs`.",
         "torch-onnx-s21a-dynamic-shapes-keys",
         ("pixel_values", "images"),
+    ),
+    # ---- s22a: pytorch/pytorch torch/_dynamo/symbolic_convert.py (dynamic control flow),
+    # torch/export/_trace.py (args tuple, data-dependent value), torch/_subclasses/fake_tensor.py,
+    # torch/_dynamo/eval_frame.py (check_user_input_output),
+    # torch/csrc/jit/frontend/tracer.cpp (TracingState::getOutput)
+    (
+        "torch._dynamo.exc.UserError: Dynamic control flow is not supported at the moment. Please use "
+        "functorch.experimental.control_flow.cond to explicitly capture the control flow.",
+        "torch-onnx-s22a-export-dynamic-control-flow",
+        ("torch.cond",),
+    ),
+    (
+        "torch._subclasses.fake_tensor.DataDependentOutputException: aten._local_scalar_dense.default",
+        "torch-onnx-s22a-export-data-dependent-op",
+        ("(aten._local_scalar_dense.default)", "torch._check"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: It looks like one of the inputs with type `<class 'cfg.DecodeState'>` "
+        "is not supported or pytree-flattenable. \nExported graphs inputs can only contain the following "
+        "supported types: [<class 'torch.Tensor'>, <class 'int'>].",
+        "torch-onnx-s22a-export-pytree-type",
+        ("<class 'cfg.DecodeState'>", "input", "torch.export.register_dataclass"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Expecting `args` to be a tuple of example positional inputs, "
+        "got <class 'dict'>",
+        "torch-onnx-s22a-export-args-not-tuple",
+        ("<class 'dict'>", "(x,)"),
+    ),
+    (
+        "RuntimeError: output 2 ( 0.5000 [ CPUDoubleType{1} ]) of traced region did not have observable "
+        "data dependence with trace inputs; this probably indicates your program cannot be understood by "
+        "the tracer.",
+        "torch-onnx-s22a-tracer-output-not-dependent",
+        ("Output 2", "torch.randn_like"),
     ),
 ]
 
