@@ -855,6 +855,13 @@ _TFLITE: Markers = (
     ("node number", MEDIUM),
     ("failed to invoke", WEAK),
     ("flex delegate", STRONG),
+    # Branch s22g: TFLite's own Hexagon delegate (tensorflow/lite/delegates/hexagon, created by the tools'
+    # hexagon_delegate_provider.cc: "Could not create Hexagon delegate: platform may not support delegate or
+    # required libraries are missing") and the GPU delegate provider's and label_image's "GPU acceleration is
+    # unsupported on this platform.": TFLite's lines about a Qualcomm DSP or a GPU, not Qualcomm's own.
+    ("hexagon delegate", STRONG),
+    ("platform may not support delegate", STRONG),
+    ("gpu acceleration is unsupported on this platform", STRONG),
     ("delegate kernel", STRONG),
     ("allocatetensors", STRONG),
     ("allocate_tensors", STRONG),
