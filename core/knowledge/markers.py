@@ -170,6 +170,27 @@ _RKNN: Markers = (
     ("librknnrt", STRONG),
     ("libopenvx", WEAK),
     ("galcore", WEAK),
+    # Branch s22g: the toolkit's logger prefixes every line with its level and the API method that printed it
+    # (rknn-toolkit2 2.5.0 wheel, rknn/api/rknn_log: error_catch_decorator's "E <func>:"; the methods of
+    # rknn/api/rknn_base): the loaders of the other formats, the analysis calls and the warning level of the
+    # steps above.  "E load_tflite:" is RKNN's line about a TFLite model, not TFLite's own.
+    ("e load_tflite:", STRONG),
+    ("w load_tflite:", STRONG),
+    ("e load_pytorch:", STRONG),
+    ("w load_pytorch:", STRONG),
+    ("e load_tensorflow:", STRONG),
+    ("w load_tensorflow:", STRONG),
+    ("e load_caffe:", STRONG),
+    ("e load_darknet:", STRONG),
+    ("e load_rknn:", STRONG),
+    ("e accuracy_analysis:", STRONG),
+    ("e eval_perf:", STRONG),
+    ("e eval_memory:", STRONG),
+    ("e hybrid_quantization_step", STRONG),
+    ("w build:", STRONG),
+    ("w config:", STRONG),
+    ("w init_runtime:", STRONG),
+    ("w inference:", STRONG),
 )
 
 _TENSORRT: Markers = (
@@ -847,6 +868,13 @@ _TFLITE: Markers = (
     ("node number", MEDIUM),
     ("failed to invoke", WEAK),
     ("flex delegate", STRONG),
+    # Branch s22g: TFLite's own Hexagon delegate (tensorflow/lite/delegates/hexagon, created by the tools'
+    # hexagon_delegate_provider.cc: "Could not create Hexagon delegate: platform may not support delegate or
+    # required libraries are missing") and the GPU delegate provider's and label_image's "GPU acceleration is
+    # unsupported on this platform.": TFLite's lines about a Qualcomm DSP or a GPU, not Qualcomm's own.
+    ("hexagon delegate", STRONG),
+    ("platform may not support delegate", STRONG),
+    ("gpu acceleration is unsupported on this platform", STRONG),
     ("delegate kernel", STRONG),
     ("allocatetensors", STRONG),
     ("allocate_tensors", STRONG),

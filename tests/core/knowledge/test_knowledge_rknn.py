@@ -106,6 +106,8 @@ rknpu2/runtime/Linux/librknn_api/armhf-uclibc/librknnmrt.so (the runtime's "E RK
 shared with librknnrt) and rknpu2/runtime/Linux/librknn_api/include/rknn_api.h; the rknn-toolkit-lite2 2.3.2
 wheel (rknnlite/api/rknn_lite.py and the strings of rknnlite/api/rknn_runtime.*.so).  Every message is ours,
 the format string filled with names and numbers of our choosing, never an evaluation message.
+From s22g: the rknn-toolkit2 2.5.0 wheel's API, board-connection, quantizer and graph-rule texts (the
+compressed string tables of rknn/api/rknn_base, rknn_platform, quantizer and rules/*.so).
 """
 
 from __future__ import annotations
@@ -299,6 +301,167 @@ CASES = [
         "E inference: inputs[1].dtype: float64 is not same as data_type[1]",
         "rknn-s21b-lite-inference-lists",
         ("float64", "data_type"),
+    ),
+    # ---- s22g: rknn-toolkit2 2.5.0 wheel, the compressed string tables of rknn/api/rknn_base (the API's
+    # config/load/build/init_runtime/inference checks), rknn/api/rknn_platform (the board connection),
+    # rknn/api/quantizer and rknn/api/rules/*.so (the graph rules) ----
+    (
+        "E inference: Please load & build model first!",
+        "rknn-s22g-api-call-order",
+        ("load & build", "init_runtime"),
+    ),
+    (
+        "E load_tflite: The model has already been loaded, Please do not load again!",
+        "rknn-s22g-api-repeat-call",
+        ("rknn.release()", "new RKNN()"),
+    ),
+    (
+        "E load_onnx: Model file /data/nets/detr_r50.onnx not exists!",
+        "rknn-s22g-model-file-missing",
+        ("/data/nets/detr_r50.onnx",),
+    ),
+    (
+        "E load_tflite: The extension of 'seg_head.pb' is not '.tflite', "
+        "please check if the model is correct!",
+        "rknn-s22g-model-extension",
+        ("seg_head.pb", "'.tflite'", "load_tensorflow"),
+    ),
+    (
+        "E build: Dataset file calib_list.txt not found!",
+        "rknn-s22g-dataset-file-missing",
+        ("calib_list.txt", "dataset="),
+    ),
+    (
+        "E config: Invalid float_dtype 'bfloat16', expect in ['float16']!",
+        "rknn-s22g-config-invalid-value",
+        ("float_dtype", "'bfloat16'", "accepted: 'float16'"),
+    ),
+    (
+        "E config: The 'target_platform' has not been set yet, valid values are ['rk3576', 'rv1106'],\n"
+        "          Please set it according to the actual platform!",
+        "rknn-s22g-target-platform-unset",
+        ("'rk3576', 'rv1106'", "target_platform="),
+    ),
+    (
+        "E init_runtime: The 'target' is rk3576, but your config.target_platform is 'rk3562'!",
+        "rknn-s22g-target-platform-mismatch",
+        ("rk3576", "'rk3562'", "target_platform='rk3576'"),
+    ),
+    (
+        "E build: Current target_platform(rv1103) not support do_quantization = False!",
+        "rknn-s22g-float-unsupported-platform",
+        ("rv1103", "do_quantization=True"),
+    ),
+    (
+        "E init_runtime: Not support in simulator environment, please set target in init_runtime!",
+        "rknn-s22g-simulator-unsupported",
+        ("simulator", "target='rk3588'"),
+    ),
+    (
+        "E build: Not support mode = cubic in 'Resize'!",
+        "rknn-s22g-rule-attr-not-support",
+        ("Resize", "mode = cubic", "outputs=[...]"),
+    ),
+    (
+        "E load_onnx: The Op of 'DeformConv' is not supported yet, please remove it and try again!",
+        "rknn-s22g-op-not-supported-yet",
+        ("DeformConv", "reg_custom_op"),
+    ),
+    (
+        "E build: The i_shape [1, 8, 2, 2] of Conv('stem.conv') smaller than kernel_shape [7, 7]!\n"
+        "            The model can not be dynamic!",
+        "rknn-s22g-dynamic-shape-check",
+        ("Conv", "stem.conv", "dynamic_input="),
+    ),
+    (
+        "E load_onnx: The input_size_list=[1, 3, 96, 96] is invalid! need to be a list of list!",
+        "rknn-s22g-load-param-list",
+        ("input_size_list", "1, 3, 96, 96", "[[1, 3, 640, 640]]"),
+    ),
+    (
+        "E load_onnx: The output name head/logits is not exists. "
+        "Please open the 'cls.onnx' using netron to view",
+        "rknn-s22g-io-name-not-found",
+        ("head/logits", "Netron"),
+    ),
+    (
+        "E accuracy_analysis: The inputs[1].shape (3, 128, 128) is not correct! expect (1, 3, 128, 128)",
+        "rknn-s22g-inference-input-shape",
+        ("(3, 128, 128)", "(1, 3, 128, 128)", "np.expand_dims"),
+    ),
+    (
+        "E inference: Feed 3 inputs, but the model has 1 inputs!",
+        "rknn-s22g-inference-input-count",
+        ("3 input", "exactly 1"),
+    ),
+    (
+        "E build: This model does not support expand batch, "
+        "because the shape[0] of mask_in is not equal to 1!",
+        "rknn-s22g-expand-batch",
+        ("rknn_batch_size", "shape[0] of mask_in"),
+    ),
+    (
+        "E config: The len of std_values (3) for input gray_in is wrong, expect 1!",
+        "rknn-s22g-mean-std-len",
+        ("std_values", "gray_in", "[[255]]"),
+    ),
+    (
+        "E load_onnx: The input shape ['batch', 3, 512, 512] of 'frame' is not support!",
+        "rknn-s22g-input-shape-not-fixed",
+        ("frame", "input_size_list", "dynamic_input"),
+    ),
+    (
+        "E build: Input tensor channel number must be equal to mean value, but 4 vs 3.",
+        "rknn-s22g-mean-channel-count",
+        ("4 vs 3", "mean_values=[[0, 0, 0]]"),
+    ),
+    (
+        "E load_rknn: The 'yolo_v1_6.rknn' is invalid (wrong version)!",
+        "rknn-s22g-rknn-file-invalid",
+        ("yolo_v1_6.rknn", "wrong version", "export_rknn"),
+    ),
+    (
+        "E init_runtime: Device [0123abcd] not found in ntb device list.",
+        "rknn-s22g-board-connect-failed",
+        ("adb devices", "rknn_server", "device_id="),
+    ),
+    (
+        "E load_pytorch: Make sure that the torch version of './pose.pt' is consistent with the installed "
+        "torch version '1.13.1'!",
+        "rknn-s22g-torch-version",
+        ("1.13.1", "torch.jit.trace"),
+    ),
+    (
+        "W load_tensorflow: The installed TensorFlow version 2.10.1 may cause exceptions!",
+        "rknn-s22g-tensorflow-version",
+        ("2.10.1", "tf2onnx"),
+    ),
+    (
+        "E build: Calibration data is not valid in tensor(logits_9), please change the input sample.",
+        "rknn-s22g-calibration-data-invalid",
+        ("logits_9", "dataset", "mean_values"),
+    ),
+    (
+        "E load_onnx: The 'drop_2' of type Dropout is in Training mode, which is not supperted.",
+        "rknn-s22g-training-mode",
+        ("drop_2", "Dropout", "model.eval()"),
+    ),
+    (
+        "W config: Generally, when the model input is an image, the range of mean_values/std_values "
+        "should be in [0, 255], but the value you filled is less than 1,",
+        "rknn-s22g-mean-std-scale",
+        ("255", "123.675"),
+    ),
+    (
+        "E init_runtime: The core_mask = 5 is invalid! valid values are in [0, 1, 2, 3, -1]!",
+        "rknn-s22g-core-mask",
+        ("core mask 5", "(0, 1, 2, 3, -1)", "NPU_CORE_"),
+    ),
+    (
+        "W build: The output shape of 'box_out' is changed from [1, 84, 8400] to [1, 84, 8400, 1] "
+        "in rknn model for performance!",
+        "rknn-s22g-io-changed-for-performance",
+        ("box_out", "shape", "rknn_query"),
     ),
 ]
 

@@ -120,6 +120,8 @@ clauses are in test_knowledge_clause_forms.py).  The entries here: NVIDIA/Tensor
 nvdsinfer preparePreprocess, libnvinfer's internal assertions (cuBLAS heuristic, plugin enqueue) and
 NVIDIA's answers in NVIDIA/TensorRT#2098 and #1866 (the Jetson device table).  Names and values are our
 own.
+From s22g: Torch-TensorRT's TorchScript operator-support check (pytorch/TensorRT
+core/conversion/conversion.cpp).
 """
 
 from __future__ import annotations
@@ -311,6 +313,14 @@ CASES = [
         "Passed: 0/2 iterations | Pass Rate: 0.0%",
         "tensorrt-s21e-polygraphy-output-mismatch",
         ("trt-runner-N0-05/05/25-10:00:00", "onnxrt-runner-N0-05/05/25-10:00:00"),
+    ),
+    # ---- s22g: pytorch/TensorRT core/conversion/conversion.cpp (VerifyConverterSupportForBlock) ----
+    (
+        "ERROR: [Torch-TensorRT] - Method requested cannot be compiled end to end by "
+        "Torch-TensorRT.TorchScript.\n"
+        "Unsupported operators listed below:\n  - aten::zz_gather(Tensor self, int dim) -> Tensor",
+        "tensorrt-s22g-torchtrt-ts-unsupported-ops",
+        ("aten::zz_gather", "require_full_compilation=False", "torch_executed_ops"),
     ),
 ]
 

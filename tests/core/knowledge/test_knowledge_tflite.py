@@ -68,6 +68,8 @@ prints it with subgraph.cc's "Node number %d (%s) failed to prepare." after it.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
+From s22g: TFLite's delegate providers (tensorflow/lite/tools/delegates/*_delegate_provider.cc) when a
+delegate cannot be created.
 """
 
 from __future__ import annotations
@@ -278,6 +280,18 @@ CASES = [
         "libtensorflowlite_c-linux.so: cannot open shared object file: No such file or directory",
         "tflite-flutter-dynamic-library-load-failed",
         ("libtensorflowlite_c-linux.so", "cannot open shared object file", "minSdkVersion"),
+    ),
+    # ---- s22g: tensorflow/lite/tools/delegates/hexagon_delegate_provider.cc, gpu_delegate_provider.cc ----
+    (
+        "WARN: Could not create Hexagon delegate: platform may not support delegate or required libraries "
+        "are missing",
+        "tflite-s22g-delegate-unavailable",
+        ("Hexagon delegate", "libhexagon_interface.so", "--hexagon_lib_path"),
+    ),
+    (
+        "INFO: GPU acceleration is unsupported on this platform.",
+        "tflite-s22g-delegate-unavailable",
+        ("GPU delegate", "--use_xnnpack"),
     ),
 ]
 
