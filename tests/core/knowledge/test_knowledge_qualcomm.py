@@ -607,6 +607,11 @@ CASES = [
         "qualcomm-s22b-htp-output-dimension",
         ("30", "31"),
     ),
+    (
+        "  812.0ms [ ERROR ] Number of input elements 1536 does not match number of output elements 0.",
+        "qualcomm-s22b-htp-reshape-element-count",
+        ("1536", "--input_dim"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
