@@ -546,8 +546,9 @@ def test_a_tool_named_outside_the_list_still_counts() -> None:
         "ValueError: ERROR_PAD_UNSUPPORTED_MODE: Unsupported mode zz_wrap set in Pad layer",
         "ERROR_SQUEEZE_DIM_GREATER_THAN_RANK: Squeeze dims [5] greater than input rank 4",
         "ERROR_KERNEL_SHAPE_DIFFERS_FROM_WEIGHTS: kernel_shape parameter differs from weights shape",
-        "WARNING_OP_NOT_SUPPORTED_BY_ONNX: Unable to register converter supported Operation [ZzOp:Version 13] "
-        "with your Onnx installation. Got: zz. Converter will bail if Model contains this Op.",
+        "WARNING_OP_NOT_SUPPORTED_BY_ONNX: Unable to register converter supported Operation "
+        "[ZzOp:Version 13] with your Onnx installation. Got: zz. "
+        "Converter will bail if Model contains this Op.",
     ],
 )
 def test_a_qairt_converter_code_names_qualcomm(text: str, kb: KnowledgeBase) -> None:
