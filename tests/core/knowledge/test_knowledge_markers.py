@@ -547,6 +547,7 @@ def test_a_tool_named_outside_the_list_still_counts() -> None:
     assert "tflite" in detect_families(text)
 
 
+<<<<<<< HEAD
 # Session s22c: OpenVINO's own names where the namespace and the source path are cut off (node.hpp's
 # NodeValidationFailure, the old Python API's ie_api.pyx and IENetwork)
 # name OpenVINO alone; benchmark_app's step line, the old samples' log line and OpenVINO Model Server's
@@ -574,3 +575,27 @@ def test_openvino_names_without_their_namespace_name_openvino(text: str) -> None
 )
 def test_openvino_tool_log_lines_are_medium_evidence(text: str) -> None:
     assert family_evidence(text)["openvino"] == MEDIUM
+=======
+# s22b: the QAIRT/SNPE converters print their ONNX-frontend and IR checks as "<CODE>: <text>"
+# (qti/aisw/converters/common/utils/code_to_message.py, read in zhiyuan8/qnn at 24eb410); the code names
+# Qualcomm even where the text alone reads like another tool's, and the bare code name, without its colon,
+# names nothing.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: ERROR_PAD_UNSUPPORTED_MODE: Unsupported mode zz_wrap set in Pad layer",
+        "ERROR_SQUEEZE_DIM_GREATER_THAN_RANK: Squeeze dims [5] greater than input rank 4",
+        "ERROR_KERNEL_SHAPE_DIFFERS_FROM_WEIGHTS: kernel_shape parameter differs from weights shape",
+        "WARNING_OP_NOT_SUPPORTED_BY_ONNX: Unable to register converter supported Operation "
+        "[ZzOp:Version 13] with your Onnx installation. Got: zz. "
+        "Converter will bail if Model contains this Op.",
+    ],
+)
+def test_a_qairt_converter_code_names_qualcomm(text: str, kb: KnowledgeBase) -> None:
+    assert detect_families(text)[0] == "qualcomm"
+    assert kb.lookup(text, top=1)[0].entry.family == "qualcomm"
+
+
+def test_a_converter_code_name_without_its_colon_names_no_tool() -> None:
+    assert "qualcomm" not in detect_families("see the enum ERROR_PAD_UNSUPPORTED_MODE in the docs")
+>>>>>>> s22b

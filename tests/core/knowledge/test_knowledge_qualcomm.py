@@ -127,6 +127,10 @@ Vendor sources: the QNN SDK headers' error codes (QnnDevice.h, QnnGraph.h, QnnCo
 QnnHtp/QnnDsp backends; SNPE's Snpe_ErrorCode_t of zdl/DlSystem/DlError.h (as vendored in
 quic/ai-hub-models, ai-solutions/android/SNPE), every code of which has its own card.  Every message is
 ours, the format string filled with names and numbers of our choosing, never an evaluation message.
+
+From s22b: qai_hub 0.56.0's client.py/api_utils.py, executorch's backends/qualcomm (cff6f4dd), QAIRT's
+converter code_to_message.py and ONNX translations (zhiyuan8/qnn 24eb410), onnxruntime-qnn 2.7.0's EP,
+Genie and QnnHtp strings.
 """
 
 from __future__ import annotations
@@ -303,6 +307,311 @@ CASES = [
     # QnnDevice.h, QnnGraph.h: the code printed after the failure's colon
     ("QnnHtp <E> Failed to create device: 14001", "qualcomm-qnn-14001", ("soc_model", "htp_arch")),
     ("QnnHtp <E> Failed to retrieve graph: 6002", "qualcomm-qnn-6002", ("qnn-context-binary-utility",)),
+    # ---- s22b: qai_hub 0.56.0 client.py/api_utils.py; executorch backends/qualcomm (cff6f4dd); QAIRT
+    # converters'
+    # code_to_message.py and onnx/data_translations.py (zhiyuan8/qnn 24eb410); onnxruntime-qnn 2.7.0's
+    # onnxruntime_providers_qnn.dll, Genie.dll and QnnHtp.dll strings ----
+    # qai_hub/client.py _determine_model_type, _check_input_specs, _check_inputs, _check_devices
+    (
+        "qai_hub.client.UserError: Unsupported model type for 'zz_net.h5'. The following types are supported",
+        "qualcomm-s22b-aihub-model-type-unsupported",
+        ("zz_net.h5", ".tflite"),
+    ),
+    (
+        "qai_hub.client.UserError: Zipped model 'zz_pack.zip' must be a directory model.",
+        "qualcomm-s22b-aihub-zipped-model-not-directory",
+        ("zz_pack.zip", "zip -r"),
+    ),
+    (
+        "qai_hub.client.UserError: input_specs must be dict[str, tuple[tuple[int, ...], str]]]. Got (1, 3, "
+        "64, 64)",
+        "qualcomm-s22b-aihub-input-specs-type",
+        ("(1, 3, 64, 64)", "input_specs=dict("),
+    ),
+    (
+        "qai_hub.client.UserError: Dataset dzz999 is expired.",
+        "qualcomm-s22b-aihub-dataset-expired",
+        ("dzz999", "upload_dataset"),
+    ),
+    (
+        "qai_hub.client.UserError: The values in inputs dictionary must be list of numpy arrays with a type "
+        "in (float32, int8).",
+        "qualcomm-s22b-aihub-dataset-format",
+        ("float32, int8", "one list entry per sample"),
+    ),
+    (
+        "qai_hub.client.UserError: Device(name='Zz Tab 3', os='') is not available.",
+        "qualcomm-s22b-aihub-device-not-available",
+        ("Device(name='Zz Tab 3', os='')", "list-devices"),
+    ),
+    (
+        "qai_hub.client.UserError: device Device(name='Zz Tab 3') does not support ONNX model input",
+        "qualcomm-s22b-aihub-device-framework-unsupported",
+        ("ONNX", "Device(name='Zz Tab 3')", "submit_compile_job"),
+    ),
+    (
+        "qai_hub.client.UserError: Input model type SourceModelType.TFLITE at index 1 cannot be compiled",
+        "qualcomm-s22b-aihub-model-type-not-compilable",
+        ("SourceModelType.TFLITE", "submit_profile_job"),
+    ),
+    (
+        "qai_hub.client.UserError: compile options and input_specs are not allowed when compiling ONNX "
+        "embeddable models (i.e. QNN Context Binary).",
+        "qualcomm-s22b-aihub-context-binary-no-options",
+        ("EPContext", "input_specs="),
+    ),
+    (
+        "qai_hub.client.UserError: Input model must be ONNX.",
+        "qualcomm-s22b-aihub-quantize-job-dtypes",
+        ("submit_quantize_job", "INT16"),
+    ),
+    (
+        "qai_hub.client.UserError: All input models to a link job must be distinct.",
+        "qualcomm-s22b-aihub-link-job-models",
+        ("qnn_dlc", "submit_link_job"),
+    ),
+    (
+        "qai_hub.client.UserError: Graph names must be unique. Duplicates: zz_dec",
+        "qualcomm-s22b-aihub-multi-model-compile-lists",
+        ("zz_dec", "graph_names"),
+    ),
+    (
+        "qai_hub.client.UserError: Number of compile_options (1) must match number of models (2).",
+        "qualcomm-s22b-aihub-multi-model-compile-lists",
+        ("compile_options", "(1)"[1:2], "2 models"),
+    ),
+    (
+        "qai_hub.client.UserError: Inference requires inputs. Either supply `inputs`, or set `profile=True` "
+        "to run with random data.",
+        "qualcomm-s22b-aihub-inference-needs-inputs",
+        ("inputs=dict(", "submit_profile_job"),
+    ),
+    (
+        "qai_hub.public_rest_api.APIException: Model ID 'mzz777' could not be found. It may not exist or "
+        "you may not have permission to view it.",
+        "qualcomm-s22b-aihub-object-not-found",
+        ("mzz777", "Model", "modify_sharing"),
+    ),
+    (
+        "qai_hub.client.UserError: Please provide client configuration.",
+        "qualcomm-s22b-aihub-client-config-missing",
+        ("qai-hub configure", "ClientConfig"),
+    ),
+    (
+        "qai_hub.client.InternalError: Failed to upload model.",
+        "qualcomm-s22b-aihub-internal-failure",
+        ("ai-hub-support@qti.qualcomm.com",),
+    ),
+    (
+        "ValueError: Requested job of type Inference, but got job of type Profile",
+        "qualcomm-s22b-aihub-job-type-mismatch",
+        ("Inference", "Profile"),
+    ),
+    # executorch backends/qualcomm: runtime/backends/QnnGraphCommon.cpp, SharedBuffer.cpp,
+    # QnnContextCommon.cpp,
+    # QnnBackendCache.cpp, ir/host/IrContext.cpp; utils/qnn_manager_lifecycle.py, __init__.py,
+    # quantizer/quantizer.py,
+    # builders/node_visitor.py, custom_op/interface.py, export_utils.py
+    (
+        "[ERROR] [Qnn ExecuTorch]: graph name: zz_decode does not exist.",
+        "qualcomm-s22b-executorch-graph-name-missing",
+        ("zz_decode", "method"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: Failed to allocate the tensor by RPC memory.",
+        "qualcomm-s22b-executorch-shared-buffer-rpcmem",
+        ("libcdsprpc.so", "shared_buffer=False"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: QNN context cache is invalid.",
+        "qualcomm-s22b-executorch-context-cache-invalid",
+        ("libQnnSystem.so",),
+    ),
+    (
+        "[WARNING] [Qnn ExecuTorch]: Failed to interpret QNN context binary. Error code 5004. Try verifying "
+        "binary with online-prepare format.",
+        "qualcomm-s22b-executorch-context-binary-uninterpretable",
+        ("5004", "online_prepare"),
+    ),
+    (
+        "RuntimeError: Failed to initialize QNN backend for GPU. Ensure QNN SDK libraries are available "
+        "(e.g. LD_LIBRARY_PATH includes $QNN_SDK_ROOT/lib/x86_64-linux-clang/).",
+        "qualcomm-s22b-executorch-init-backend-failed",
+        ("GPU", "QNN_SDK_ROOT"),
+    ),
+    (
+        "RuntimeError: Failed to set up QNN SDK.",
+        "qualcomm-s22b-executorch-sdk-setup-failed",
+        ("QNN_SDK_ROOT", "LD_LIBRARY_PATH"),
+    ),
+    (
+        "ValueError: Validation failed for node aten_zz_conv with target aten.convolution.default",
+        "qualcomm-s22b-executorch-quant-validation-failed",
+        ("aten_zz_conv", "aten.convolution.default", "discard_nodes"),
+    ),
+    (
+        "ValueError: 2-bit quantization (range=2) does not support per-tensor encoding. Use per-channel "
+        "quantization instead.",
+        "qualcomm-s22b-executorch-two-bit-per-tensor",
+        ("per channel", "range of 2"),
+    ),
+    (
+        "ValueError: Ops missing from OpPackage: {'ZzGelu'}",
+        "qualcomm-s22b-executorch-op-package-missing-ops",
+        ("{'ZzGelu'}", "type_name"),
+    ),
+    (
+        "ValueError: Target soc_model(SM9999) with LPAI backend v6 requires QNN SDK version >= 2.39. "
+        "\nCurrent QNN SDK version: v2.35.0",
+        "qualcomm-s22b-executorch-soc-no-lpai",
+        ("SM9999", "2.39"),
+    ),
+    (
+        "[ERROR] [Qnn ExecuTorch]: Unable to open dlc file zz_prefill.dlc for building "
+        "QnnExecuTorchContextBinary",
+        "qualcomm-s22b-executorch-ir-dlc-missing",
+        ("zz_prefill.dlc", "libQnnIr.so"),
+    ),
+    # QAIRT converters: common/utils/code_to_message.py with onnx/data_translations.py,
+    # onnx/onnx_translations.py,
+    # onnx/op_schema.py, onnx/util.py, common/converter_ir/op_graph.py and op_graph_optimizations.py
+    (
+        "ValueError: ERROR_RESIZE_UNSUPPORTED_COORDINATE_TRANSFORMATION_MODE: transformation mode zz_mode "
+        "was not supported. Please choose from modes: ['asymmetric', 'align_corners', 'half_pixel']",
+        "qualcomm-s22b-converter-resize-mode",
+        ("zz_mode", "'asymmetric', 'align_corners', 'half_pixel'"),
+    ),
+    (
+        "ValueError: ERROR_RESIZE_INVALID_COORDINATE_TRANSFORMATION_MODE_MIX: resize cubic is not supported "
+        "with mode tf_half_pixel_for_nn",
+        "qualcomm-s22b-converter-resize-mode-mix",
+        ("cubic", "half_pixel"),
+    ),
+    (
+        "ValueError: ERROR_PAD_UNSUPPORTED_MODE: Unsupported mode circular set in Pad layer",
+        "qualcomm-s22b-converter-pad-mode",
+        ("circular", "reflect"),
+    ),
+    (
+        "ValueError: ERROR_SLICE_DYNAMIC_INPUTS: Invalid Slice inputs /zz/Gather_4_output_0, only constant "
+        "inputs supported",
+        "qualcomm-s22b-converter-slice-dynamic-inputs",
+        ("/zz/Gather_4_output_0", "onnxsim"),
+    ),
+    (
+        "RuntimeError: ERROR_OP_SCHEMA_VERSION_NOT_FOUND: Could not find op schema for this translation "
+        "matching version: 21, op type: ZzNorm",
+        "qualcomm-s22b-converter-op-schema-not-found",
+        ("op ZzNorm", "opset version 21"),
+    ),
+    (
+        "ValueError: ERROR_UNSUPPORTED_ATTRIBUTE_VALUE: Attribute zz_flag in ZzPool Op with input zz_in_0 "
+        "has an unsupported value. Expected value 0 for this Op attribute, got 1",
+        "qualcomm-s22b-converter-attribute-value-unsupported",
+        ("zz_flag", "ZzPool", "zz_in_0"),
+    ),
+    (
+        "ValueError: ERROR_CAST_TYPE_UNSUPPORTED: Cannot convert op zz_cast_2: Cast type 8 is not supported",
+        "qualcomm-s22b-converter-cast-type-unsupported",
+        ("zz_cast_2", "8"),
+    ),
+    (
+        "ValueError: ERROR_OPERATION_INPUTS_NOT_BROADCASTABLE: Op zz_mul_1 inputs (zz_a, zz_b) must be "
+        "broadcastable. Got shapes [1, 8, 8, 16], [1, 16, 8, 8].",
+        "qualcomm-s22b-converter-inputs-not-broadcastable",
+        ("zz_mul_1", "1, 16, 8, 8", "--input_dim"),
+    ),
+    (
+        "ERROR_UNSUPPORTED_INPUT_ENCODING: Unsupported input encoding passed [['zz_img', 'yuv9']].  Please "
+        "provide one of this options: ['bgr', 'rgb', 'nv21']",
+        "qualcomm-s22b-converter-input-option-value",
+        ("encoding", "yuv9", "--input_encoding"),
+    ),
+    (
+        "ValueError: ERROR_ATTRIBUTE_WRONG_TYPE: Node zz_conv_9: requested to extract parameter pads with "
+        "type li, but stored as type f",
+        "qualcomm-s22b-converter-attribute-wrong-type",
+        ("zz_conv_9", "pads", "li"),
+    ),
+    # onnxruntime-qnn 2.7.0 onnxruntime_providers_qnn.dll (qnn_execution_provider.cc, qnn_allocator.cc,
+    # opbuilders)
+    (
+        "Failed to parse 'backend_type' value.",
+        "onnxruntime-s22b-qnn-ep-backend-type-path",
+        ("'htp'", "backend_path"),
+    ),
+    ("Invalid soc_model: zz99", "onnxruntime-s22b-qnn-ep-soc-model-option", ("zz99", "SM8550")),
+    (
+        "enable_htp_prepare_and_load and enable_htp_prepare_only are mutually exclusive. Set only one of "
+        "them to 1.",
+        "onnxruntime-s22b-qnn-ep-context-options",
+        ("ep.context_enable=1",),
+    ),
+    (
+        "BF16 mode is enabled but soc_model is not specified. Both parameters must be set together for BF16 "
+        "support.",
+        "onnxruntime-s22b-qnn-ep-bf16-soc",
+        ("soc_model", "enable_htp_fp16_precision"),
+    ),
+    (
+        "Unable to load RPCMem library: zz_missing_rpc.dll",
+        "qualcomm-s22b-qnn-ep-rpcmem-library",
+        ("zz_missing_rpc.dll", "enable_htp_shared_memory_allocator"),
+    ),
+    (
+        "Having zero graph inputs is not supported on this backend.",
+        "onnxruntime-s22b-qnn-ep-zero-graph-inputs",
+        ("constant",),
+    ),
+    (
+        "QNN does not support out-of-range index values for ScatterND.",
+        "qualcomm-s22b-qnn-ep-negative-indices",
+        ("ScatterND",),
+    ),
+    ("Invalid vtcm_mb: zz", "qualcomm-s22b-qnn-ep-vtcm-option", ("zz", "VTCM")),
+    # onnxruntime-qnn 2.7.0 Genie.dll (dialog/sampler config validation, GenieDlc_create, embedding query)
+    (
+        "Failed to validate sampler config: Unknown sampler config key: zz-top-q",
+        "qualcomm-s22b-genie-config-unknown-key",
+        ("zz-top-q", "sampler"),
+    ),
+    (
+        "Cannot open DLC file: /data/local/tmp/zz/llm.dlc",
+        "qualcomm-s22b-genie-dlc-open",
+        ("/data/local/tmp/zz/llm.dlc",),
+    ),
+    (
+        "The embeddings buffer size must be an integer multiple of the embedding vector size in bytes.",
+        "qualcomm-s22b-genie-embedding-buffer-size",
+        ("embedding_dim",),
+    ),
+    # onnxruntime-qnn 2.7.0 QnnHtp.dll (HTP op validation texts)
+    (
+        "QnnDsp <E> Tensor 1 and 2 have mismatching rank. 4 != 2",
+        "qualcomm-s22b-htp-tensor-mismatch",
+        ("rank", "4", "2"),
+    ),
+    (
+        "QnnDsp <E> Data inputs cannot be broadcast at dimension 3. Input[1] has size 12, but expected 48 "
+        "or 1.",
+        "qualcomm-s22b-htp-broadcast",
+        ("12 and 48", "dimension 3", "--input_dim"),
+    ),
+    (
+        "QnnDsp <E> Inputs with dynamic shape not supported for op type ZzTopK",
+        "qualcomm-s22b-htp-dynamic-shape-op",
+        ("ZzTopK",),
+    ),
+    (
+        "QnnDsp <E> Output has invalid dimension at index 1. Expected 30 but got 31",
+        "qualcomm-s22b-htp-output-dimension",
+        ("30", "31"),
+    ),
+    (
+        "  812.0ms [ ERROR ] Number of input elements 1536 does not match number of output elements 0.",
+        "qualcomm-s22b-htp-reshape-element-count",
+        ("1536", "--input_dim"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
