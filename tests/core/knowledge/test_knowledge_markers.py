@@ -547,7 +547,6 @@ def test_a_tool_named_outside_the_list_still_counts() -> None:
     assert "tflite" in detect_families(text)
 
 
-<<<<<<< HEAD
 # Session s22c: OpenVINO's own names where the namespace and the source path are cut off (node.hpp's
 # NodeValidationFailure, the old Python API's ie_api.pyx and IENetwork)
 # name OpenVINO alone; benchmark_app's step line, the old samples' log line and OpenVINO Model Server's
@@ -575,7 +574,8 @@ def test_openvino_names_without_their_namespace_name_openvino(text: str) -> None
 )
 def test_openvino_tool_log_lines_are_medium_evidence(text: str) -> None:
     assert family_evidence(text)["openvino"] == MEDIUM
-=======
+
+
 # s22b: the QAIRT/SNPE converters print their ONNX-frontend and IR checks as "<CODE>: <text>"
 # (qti/aisw/converters/common/utils/code_to_message.py, read in zhiyuan8/qnn at 24eb410); the code names
 # Qualcomm even where the text alone reads like another tool's, and the bare code name, without its colon,
@@ -598,4 +598,3 @@ def test_a_qairt_converter_code_names_qualcomm(text: str, kb: KnowledgeBase) -> 
 
 def test_a_converter_code_name_without_its_colon_names_no_tool() -> None:
     assert "qualcomm" not in detect_families("see the enum ERROR_PAD_UNSUPPORTED_MODE in the docs")
->>>>>>> s22b
