@@ -467,8 +467,40 @@ CASES = [
     ),
     (
         "RuntimeError: MyAttentionOperation setup failed!",
-        "ascend-s22d-atb-op-setup-failed",
-        ("MyAttentionOperation", "ASDOPS_LOG_TO_STDOUT=1"),
+        "ascend-torch-npu-atb-operation-setup-failed",
+        ("MyAttentionOperation", "nnal/atb/set_env.sh"),
+    ),
+    # torch_npu/csrc/distributed/ProcessGroupHCCL.cpp
+    (
+        "RuntimeError: [5] is setting up HCCL communicator and retrieving hcclUniqueId from [0] via c10d "
+        "key-value store by key 'grp_7', but store->get('grp_7') got error: Socket Timeout. This may "
+        "indicate a possible application crash on rank 0 or a network set up issue.",
+        "torch-npu-s22d-hccl-root-info-store",
+        ("Rank 5", "'grp_7'", "MASTER_ADDR"),
+    ),
+    (
+        "RuntimeError: Tensors must be NPU and dense",
+        "torch-npu-s22d-hccl-tensors-npu-dense",
+        ("cpu:gloo,npu:hccl",),
+    ),
+    (
+        "RuntimeError: ProcessGroupHCCL does not support gather"
+        + PTA
+        + "ERR02007 DIST feature not supported",
+        "torch-npu-s22d-hccl-unsupported-call",
+        ("gather", "all_gather", "TORCH_NPU_USE_COMPATIBLE_IMPL=1"),
+    ),
+    # MindIE ATB models pytorch/adapter/operation/operation_torch.cpp
+    (
+        "[error] MyModel_layer3 setup fail, not call execute, error code: 6",
+        "ascend-s22d-atb-speed-status",
+        ("MyModel_layer3", "atb::Status 6", "INVALID_TENSOR_DTYPE"),
+    ),
+    (
+        "RuntimeError: MyLinear execute fail, operation is null. Enable log: export ASDOPS_LOG_LEVEL=ERROR, "
+        "export ASDOPS_LOG_TO_STDOUT=1 to find the first error.",
+        "ascend-s22d-atb-speed-operation-null",
+        ("MyLinear", "create operation fail"),
     ),
 ]
 
