@@ -435,9 +435,10 @@ CASES = [
         ("/data/out/dump_data/npu", "--dump True"),
     ),
     (
-        'ERROR - Input shape "img:1,3,224,x" value not number',
+        'ERROR - Input shape "img 1,3,224,224" format mismatch,the format like: '
+        "input_name1:1,224,224,3;input_name2:3,300",
         "ascend-s22d-msit-input-shape",
-        ("img:1,3,224,x", "input_name1:1,3,224,224"),
+        ("img 1,3,224,224", "input_name1:1,3,224,224"),
     ),
     (
         'ERROR - Input tensor name "pixels" not in model',
