@@ -115,10 +115,21 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     # "[ERROR] LITE(108805,fffc6fc67430,converter_lite)") is no AscendCL code: a number opening "(" and
     # closed by "," is skipped.
     _Extractor(
-        r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
+        r"(?i:err(?:or)?[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
         r"[^\n\d]{0,16}?\b(?!(?<=\()\d{6},)((?:" + "|".join(ACL_PREFIXES) + r")\d{3})\b",
         "acl",
         ("err", "ret", "result", "failed"),
+        True,
+    ),
+    # The status an AscendCL/aclnn call returned, printed after the call's name ("aclnnAddGetWorkspaceSize
+    # ... aclnnStatus = 161002", "aclrtMemcpy status: 507899"): "status" alone is too common a word, so the
+    # call's name (acl...) must come first on the line; the number must still be one of ACL_PREFIXES'.
+    _Extractor(
+        r"(?i:\bacl\w{0,60})[^\n]{0,80}?(?i:status)\s{0,2}(?:[=:]|is)\s{0,2}((?:"
+        + "|".join(ACL_PREFIXES)
+        + r")\d{3})\b",
+        "acl",
+        ("acl",),
         True,
     ),
     _Extractor(

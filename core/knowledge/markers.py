@@ -95,6 +95,17 @@ _ASCEND: Markers = (
     # ("FMKTYPE: TFLITE, OP TYPE: ...") as well: the converter is the tool, not that framework.
     ("converter_lite", STRONG),
     ("mindspore/lite/", STRONG),
+    # Branch s22d: converter_lite's own result line and flag checks (mindspore/lite/tools/converter/
+    # converter.cc: "CONVERT RESULT FAILED:-500 Failed to infer shape.", "INPUT ILLEGAL: fmk must be
+    # TF|TFLITE|CAFFE|MINDIR|ONNX": the framework names in them are the converter's choices, not the tool),
+    # MindSpore Lite's Python package
+    # (mindspore_lite, python/api/model.py), and msit's compare tool (Ascend/msit components/debug/compare:
+    # the msquickcmp package, its AccuracyCompareException).
+    ("convert result failed", STRONG),
+    ("input illegal:", STRONG),
+    ("mindspore_lite", STRONG),
+    ("msquickcmp", STRONG),
+    ("accuracycompareexception", STRONG),
     # Branch s19d: CANN's device/host log (plog, dlog) line prefix "[LEVEL] MODULE(pid,process):timestamp
     # [file.cc:line]", as GE, the runtime, AscendCL, FE and the TBE compiler print it ("[ERROR] GE(12345,
     # atc.bin):2024-01-01-10:00:00.000.000 [graph_prepare.cc:100]..."; the module names are those of CANN's

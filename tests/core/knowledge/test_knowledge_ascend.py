@@ -97,6 +97,10 @@ RUNTIME, table 3 returned-through GE) and CANN's public header ``ge/ge_error_cod
 ``docs/api/context/HcclResult.md`` (the ``HcclResult`` enum); Ascend/pytorch
 ``torch_npu/csrc/distributed/HCCLUtils.hpp`` (``HCCL_CHECK_ERROR``: ``HCCL function error: <call>, error
 code is <n>``).  The texts below are the vendors' line forms with made-up names.
+
+From s22d: Ascend/pytorch torch_npu/csrc (NPUQueue.cpp, OptionsManager.cpp, NPUAllocatorConfig.cpp,
+OpPreparation.cpp), mindspore-ai/mindspore lite/ (errorcode.h, converter.cc, python/api/model.py), Ascend/msit
+(debug/compare msquickcmp/common/utils.py), ATB's include/atb/types.h and Ascend/op-plugin's AtbCommon.cpp.
 """
 
 from __future__ import annotations
@@ -334,6 +338,170 @@ CASES = [
         'error message is libdemo.so: cannot open shared object file."',
         "ascend-fe-fusion-pass-so-load-failed",
         ("/opt/cann/opp/fusion_pass/built_in/libops_fusion_pass_demo.so", "libdemo.so", "set_env.sh"),
+    ),
+    # ---- s22d: torch_npu's own checks (Ascend/pytorch torch_npu/csrc), MindSpore Lite's converter and
+    # Python API (mindspore-ai/mindspore lite/), msit debug compare (Ascend/msit), ATB's ErrorType
+    # (include/atb/types.h)
+    # torch_npu/csrc/core/npu/NPUQueue.cpp (deviceErrorMap)
+    (
+        "RuntimeError: UCE ERROR, " + PTA.strip() + " ERR00100 PTA call acl api failed",
+        "torch-npu-s22d-device-memory-fault",
+        ("UCE ERROR", "npu-smi info -t health"),
+    ),
+    (
+        "[ERROR] HCCS LINK ERROR happened, set task queue status to HCCS_LINK_EXIT",
+        "torch-npu-s22d-device-link-fault",
+        ("HCCS LINK ERROR", "hccn_tool"),
+    ),
+    (
+        "RuntimeError: FORCE STOP." + PTA + "ERR00100 PTA call acl api failed",
+        "torch-npu-s22d-force-stop",
+        ("stop_device", "restart_device"),
+    ),
+    (
+        "[ERROR] Task queue thread is exit, can't call Enqueue() for executing and op name is=aclnnMyOp.",
+        "torch-npu-s22d-queue-exit-after-error",
+        ("(aclnnMyOp)", "ASCEND_LAUNCH_BLOCKING=1"),
+    ),
+    # torch_npu/csrc/core/npu/register/OptionsManager.cpp
+    (
+        "RuntimeError: TASK_QUEUE_ENABLE should be 0, 1 or 2" + PTA + "ERR00003 PTA invalid value",
+        "torch-npu-s22d-env-option-value",
+        ("TASK_QUEUE_ENABLE", "0, 1 or 2", "unset TASK_QUEUE_ENABLE"),
+    ),
+    # torch_npu/csrc/core/npu/NPUAllocatorConfig.cpp
+    (
+        "ValueError: Unrecognized key 'expandable_segment' in NPU allocator config, "
+        + PTA.strip()
+        + " ERR01003 OPS invalid value",
+        "torch-npu-s22d-alloc-conf-unknown-key",
+        ("expandable_segment", "PYTORCH_NPU_ALLOC_CONF"),
+    ),
+    (
+        "RuntimeError: CachingAllocator option segment_size_mb error, must be [20, 512], dtype is int",
+        "torch-npu-s22d-alloc-conf-option-value",
+        ("segment_size_mb", "20, 512"),
+    ),
+    (
+        "RuntimeError: Both PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF have been set, "
+        "please set only one of them.",
+        "torch-npu-s22d-both-alloc-conf",
+        ("unset PYTORCH_ALLOC_CONF",),
+    ),
+    # torch_npu/csrc/framework/utils/OpPreparation.cpp
+    (
+        "RuntimeError: Expected all tensors to be on the same device. Expected NPU tensor, please check "
+        "whether the input tensor device is correct." + PTA + "ERR01002 OPS invalid type",
+        "torch-npu-s22d-expected-npu-tensor",
+        ("device=x.device", "torch.npu.set_device"),
+    ),
+    # mindspore/lite/include/errorcode.h, tools/converter/converter.cc
+    (
+        "[mindspore/lite/tools/converter/converter.cc:123] RunConverter] "
+        "CONVERT RESULT FAILED:-500 Failed to infer shape.",
+        "ascend-s22d-mslite-convert-infer-shape",
+        ("-500", "--inputShape"),
+    ),
+    (
+        "CONVERT RESULT FAILED:-600 Invalid input param by user.",
+        "ascend-s22d-mslite-convert-input-param",
+        ("-600", "INPUT ILLEGAL"),
+    ),
+    (
+        "CONVERT RESULT FAILED:-200 Failed to verify graph file.",
+        "ascend-s22d-mslite-convert-graph-file",
+        ("-200", "--fmk"),
+    ),
+    (
+        "CONVERT RESULT FAILED:-302 Invalid operator attr.",
+        "ascend-s22d-mslite-convert-op-attr",
+        ("-302", "Invalid operator attr", "NodeParser"),
+    ),
+    (
+        "INPUT ILLEGAL: fmk must be TF|TFLITE|CAFFE|MINDIR|ONNX",
+        "ascend-s22d-mslite-converter-flag-illegal",
+        ("fmk", "TF|TFLITE|CAFFE|MINDIR|ONNX"),
+    ),
+    # mindspore/lite/python/api/model.py
+    (
+        "RuntimeError: build_from_file failed! Error is Common error code.",
+        "ascend-s22d-mslite-build-from-file",
+        ("Common error code", "libascend_kernel_plugin.so"),
+    ),
+    # Ascend/msit msit/components/debug/compare/msquickcmp/common/utils.py
+    (
+        'ERROR - The directory "/data/out/dump_data/npu" does not contain dump data',
+        "ascend-s22d-msit-no-dump-data",
+        ("/data/out/dump_data/npu", "--dump True"),
+    ),
+    (
+        'ERROR - Input shape "img 1,3,224,224" format mismatch,the format like: '
+        "input_name1:1,224,224,3;input_name2:3,300",
+        "ascend-s22d-msit-input-shape",
+        ("img 1,3,224,224", "input_name1:1,3,224,224"),
+    ),
+    (
+        'ERROR - Input tensor name "pixels" not in model',
+        "ascend-s22d-msit-input-name",
+        ("pixels", "graph.input"),
+    ),
+    (
+        "ERROR - Model file /data/my_model.pth suffix not valid, supported ones are ['.onnx', '.pb', '.om']",
+        "ascend-s22d-msit-model-suffix",
+        ("/data/my_model.pth", ".onnx"),
+    ),
+    # ascend-transformer-boost include/atb/types.h; Ascend/op-plugin op_plugin/utils/AtbCommon.cpp
+    (
+        "Check in tensor desc fail, ErrorType: ERROR_INVALID_TENSOR_DTYPE",
+        "ascend-s22d-atb-tensor-check",
+        ("ERROR_INVALID_TENSOR_DTYPE", "Supported Combs"),
+    ),
+    (
+        "Setup fail, ErrorType: ERROR_OUT_OF_DEVICE_MEMORY",
+        "ascend-s22d-atb-out-of-memory",
+        ("ERROR_OUT_OF_DEVICE_MEMORY", "KV-cache"),
+    ),
+    (
+        "Execute fail, ErrorType: ERROR_COMM_EMPTY",
+        "ascend-s22d-atb-hccl",
+        ("ERROR_COMM_EMPTY", "rankSize"),
+    ),
+    (
+        "RuntimeError: MyAttentionOperation setup failed!",
+        "ascend-torch-npu-atb-operation-setup-failed",
+        ("MyAttentionOperation", "nnal/atb/set_env.sh"),
+    ),
+    # torch_npu/csrc/distributed/ProcessGroupHCCL.cpp
+    (
+        "RuntimeError: [5] is setting up HCCL communicator and retrieving hcclUniqueId from [0] via c10d "
+        "key-value store by key 'grp_7', but store->get('grp_7') got error: Socket Timeout. This may "
+        "indicate a possible application crash on rank 0 or a network set up issue.",
+        "torch-npu-s22d-hccl-root-info-store",
+        ("Rank 5", "'grp_7'", "MASTER_ADDR"),
+    ),
+    (
+        "RuntimeError: Tensors must be NPU and dense",
+        "torch-npu-s22d-hccl-tensors-npu-dense",
+        ("cpu:gloo,npu:hccl",),
+    ),
+    (
+        "RuntimeError: ProcessGroupHCCL does not support gather"
+        + PTA
+        + "ERR02007 DIST feature not supported",
+        "torch-npu-s22d-hccl-unsupported-call",
+        ("gather", "all_gather", "TORCH_NPU_USE_COMPATIBLE_IMPL=1"),
+    ),
+    # MindIE ATB models pytorch/adapter/operation/operation_torch.cpp
+    (
+        "[error] MyModel_layer3 setup fail, not call execute, error code: 6",
+        "ascend-s22d-atb-speed-status",
+        ("MyModel_layer3", "atb::Status 6", "INVALID_TENSOR_DTYPE"),
+    ),
+    (
+        "RuntimeError: MyLinear execute fail, operation is null. Enable log: export ASDOPS_LOG_LEVEL=ERROR, "
+        "export ASDOPS_LOG_TO_STDOUT=1 to find the first error.",
+        "ascend-s22d-atb-speed-operation-null",
+        ("MyLinear", "create operation fail"),
     ),
 ]
 

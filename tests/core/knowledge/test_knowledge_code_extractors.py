@@ -167,6 +167,11 @@ def test_a_pattern_is_compiled_only_when_a_text_holds_one_of_its_literals() -> N
         ("GE load model failed, result 545001", "acl:545001"),
         ("Reshape error: 262144 elements cannot be reshaped into [1,3,224,225]", None),
         ("read failed: 400000 bytes short", None),
+        # s22d: the forms torch_npu, the CANN samples and aclnn callers print besides "error code is N"
+        ("call aclrtMalloc, errCode=207001", "acl:207001"),
+        ("aclnnMyOpGetWorkspaceSize returned aclnnStatus = 161002", "acl:161002"),
+        ("aclrtMemcpy status: 507899", "acl:507899"),
+        ("job status: 507011 rows written", None),
     ],
 )
 def test_an_acl_code_is_a_number_the_cann_headers_define(text: str, key: str | None) -> None:
