@@ -161,6 +161,7 @@ from tests.support.advice import (
     answered_by_entry,
     answered_first_with_values,
     answered_with_captures,
+    assert_advice,
     assert_answered,
     first_answer,
 )
@@ -507,9 +508,26 @@ CASES = [
         "onnxruntime-s22e-ort-format-version",
         ("version 4", "1.16.3", "convert_onnx_models_to_ort"),
     ),
+    # the lead, s22: the type-parameter check's own pair (onnxruntime/core/graph/graph.cc)
+    (
+        "[ErrorCode:Fail] Type Error: Type parameter (T) bound to different types (tensor(double) and "
+        "tensor(float) in node (zz_add).",
+        "onnxruntime-type-parameter-input-format-bound",
+        ("zz_add", "tensor(double)", "tensor(float)", "float64"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+def test_the_invalid_protobuf_card_reads_a_failed_save(kb) -> None:  # type: ignore[no-untyped-def]
+    """onnxruntime/core/graph/model.cc's Model::Save returns INVALID_PROTOBUF 'Protobuf serialization failed.'
+    when it cannot write the model it saves: the code's card (a generic card, so not judged specific) says
+    so, and not only that the bytes given do not parse."""
+    top = kb.lookup("[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Protobuf serialization failed.", top=1)[0]
+    assert top.entry.id == "onnxruntime-7-INVALID-PROTOBUF"
+    named = ("Protobuf serialization failed.", "2 GB", "optimized_model_external_initializers_file_name")
+    assert_advice(top, named, judged_specific=False)
 
 
 # ---- h23s2_sources (test_knowledge_h23s2_sources.py) ----

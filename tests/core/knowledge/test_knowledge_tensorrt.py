@@ -322,6 +322,19 @@ CASES = [
         "tensorrt-s22g-torchtrt-ts-unsupported-ops",
         ("aten::zz_gather", "require_full_compilation=False", "torch_executed_ops"),
     ),
+    # ---- the lead, s22: TensorRT 7/8's builder assertions (its logger's forms: the condition, then the
+    # source file and line; '<file>.cpp (<line>) - Assertion Error in <function>: 0 (<condition>)') ----
+    (
+        "[01/02/2024-10:11:12] [F] [TRT] Assertion failed: zz.size() > 0\n"
+        "../builder/zzPlanner.cpp:44\nAborting...",
+        "tensorrt-s22-builder-assertion-at-source",
+        ("zz.size() > 0", "../builder/zzPlanner.cpp:44", "not a check of the ONNX parser"),
+    ),
+    (
+        "[E] [TRT] ../builder/zzGraph.cpp (55) - Assertion Error in addZz: 0 (zz.ok())",
+        "tensorrt-s22-assertion-error-in-function",
+        ("zz.ok()", "addZz", "../builder/zzGraph.cpp (55)"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
