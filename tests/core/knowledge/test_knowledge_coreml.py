@@ -66,17 +66,9 @@ SignatureRunner (python/interpreter.py), the Hexagon, NNAPI and XNNPACK delegate
 (converter/allocation.cc, the ValueError tf.lite.Interpreter raises).
 
 From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
+described in test_knowledge_converters.py's docstring.
 
-Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
-entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
-string of its binaries or a line of its source, with our own names and values filled in).
-
-From h23d3_sources (was test_knowledge_h23d3_sources.py):
-
-Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
-frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
-(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
-operators' checks.
+From h23d3_sources (was test_knowledge_h23d3_sources.py): described in test_knowledge_ascend.py's docstring.
 
 From round13 (was test_knowledge_round13.py):
 

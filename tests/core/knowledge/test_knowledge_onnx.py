@@ -25,10 +25,7 @@ judge.
 From round22_forms (was test_knowledge_round22_forms.py).
 
 From round23_forms (was test_knowledge_round23_forms.py):
-
-Round 23's dev forms that got no entry, another tool's or only a family card, each given its cause and fix
-from the tool's own source (issue 23), and the rule that protobuf's own decoding sentence names SigmaStar's
-converter only where the message names SigmaStar.
+described in test_knowledge_converters.py's docstring.
 
 From s19f (was test_knowledge_round24_dev_s19f.py):
 

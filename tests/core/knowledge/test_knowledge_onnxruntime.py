@@ -52,10 +52,7 @@ read) get entries.  Every message here is the vendor's own wording (its source's
 onnxruntime-qnn 2.7.0 and executorch 1.5.1 binaries print it) with made-up node and op names, not an eval
 message.
 
-From round10 (was test_knowledge_round10.py):
-
-* onnxruntime's exception head names onnxruntime with or without its brackets (``ONNXRuntimeError FAIL :``,
-  as a title or a hand-copied line has it), so generic C++ text inside it is answered as onnxruntime's;
+From round10 (was test_knowledge_round10.py): described in test_knowledge_onnx.py's docstring.
 
 From round11 (was test_knowledge_round11.py):
 
@@ -67,13 +64,7 @@ values of our own (never an evaluation message).
 * the dynamic loader's versioned-symbol error (glibc's "symbol S version V not defined in file F with link
   time reference") is a clause of any tool: the card says which library is of the wrong release.
 
-From round17_sources (was test_knowledge_round17_sources.py):
-
-Issue 23, round 17 (branch h23f2): the forms round 17's dev misses and family cards showed, written from
-the tools' own sources (onnx's serialization.py and checker.cc, onnxruntime's provider_registration.cc and
-its WebAssembly external data loader) with names and values of our own, never an evaluation message.  Each
-is the top answer, carries what it captured into its advice and is judged specific by the evaluation's
-judge.
+From round17_sources (was test_knowledge_round17_sources.py): described in test_knowledge_onnx.py's docstring.
 
 From round21_forms (was test_knowledge_round21_forms.py).
 
@@ -86,37 +77,18 @@ Windows build.
 
 From round22_forms (was test_knowledge_round22_forms.py).
 
-From h23f3 (was test_knowledge_round22_sources_h23f3.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry):
-whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
-backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
-RKNPU driver its register window.
+From h23f3 (was test_knowledge_round22_sources_h23f3.py): described in test_knowledge_coreml.py's docstring.
 
 From round23_forms (was test_knowledge_round23_forms.py).
 
-From s19f (was test_knowledge_round24_dev_s19f.py):
-
-Issue 23, round 24's dev forms answered at their cause (s19f): onnxruntime-node's provider list, the C#
-API's element-type check and the CANN execution provider's CannCall lines.
+From s19f (was test_knowledge_round24_dev_s19f.py): described in test_knowledge_ascend.py's docstring.
 
 From s20g (was test_knowledge_round25_dev_s20g.py):
 
 Issue 23, round 25's dev forms answered at their cause (s20g): the CoreML execution provider's zero-
 element input and onnxruntime-gpu's TensorRT plugin registration.
 
-From s18a (was test_knowledge_specific_s18a.py):
-
-Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
-optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
-during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
-reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
-inner-error cards send the reader to.
-
-Each message is written from the vendor's own wording (TensorRT's setBindingDimensions conditions and
-onnxruntime's TensorrtLogger prefix, inference_session.cc, onnx's schema.cc, tensorflow/lite/core/c/common.h,
-CANN's '<code>: Inner Error!' layout) with names and values of our own; none is a message of the evaluation
-set.
+From s18a (was test_knowledge_specific_s18a.py): described in test_knowledge_ascend.py's docstring.
 
 From s21f (was test_knowledge_ort_graph_session_kernel_checks.py):
 

@@ -17,12 +17,7 @@ without NNCF and the old clDNN memory pool's "out of GPU resources"; NNCF's
 "nncf.errors.ValidationError" is NNCF's, not onnx.checker's.
 
 From converter_families (was test_knowledge_converter_families.py):
-
-Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
-tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
-coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
-resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
-markers that name each tool only when the message itself carries that tool's wording.
+described in test_knowledge_coreml.py's docstring.
 
 From s18c (was test_knowledge_coreml_openvino_s18c.py):
 
@@ -52,12 +47,7 @@ From edge_converter_forms (was test_knowledge_edge_converter_forms.py):
 Issue 23: the most frequent failures of OpenVINO's AUTO/MULTI plugin, MNN's converter, ncnn's binary param
 loader and Paddle2ONNX's abort lines, answered with their cause and fix instead of the family card.
 
-From h23d3_sources (was test_knowledge_h23d3_sources.py):
-
-Issue 23 (h23d3): causes and fixes read from the tools' own sources for Core ML (coremltools' torch
-frontend, ct.convert and MIL checks), onnxruntime (the CPU kernels' shape checks, the CUDA EP), OpenVINO
-(ov::Tensor, openvino.genai) with MSVC's map lookup, and MindSpore / MindSpore Lite on Ascend with the TBE
-operators' checks.
+From h23d3_sources (was test_knowledge_h23d3_sources.py): described in test_knowledge_ascend.py's docstring.
 
 From round13 (was test_knowledge_round13.py):
 
@@ -80,11 +70,7 @@ answers taught, each written from the tool's own source with values of our own (
   declaring network", TVM's CUDA driver call failures;
 
 From round21_tools (was test_knowledge_round21_tools.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry), not
-copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
-cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
-Windows build.
+described in test_knowledge_onnxruntime.py's docstring.
 
 From round22_forms (was test_knowledge_round22_forms.py).
 

@@ -5,22 +5,10 @@ The sessions that wrote the cases, and the vendor files each one read, follow (t
 them; a note may speak of another family too: those cases are in that family's file).
 
 From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
-
-Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
-entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
-string of its binaries or a line of its source, with our own names and values filled in).
+described in test_knowledge_converters.py's docstring.
 
 From qnn_ep_builders_executorch (was test_knowledge_qnn_ep_builders_executorch.py):
-
-Issue 23 (h23a3): Qualcomm answers that name the cause.  onnxruntime's QNN execution provider logs why
-an op builder refused a node ("<OpType> node `<name>` is not supported: <file>:<line> <function> <reason>",
-qnn_execution_provider.cc IsNodeSupported); the reason is one of a few classes (a backend's limit, an input
-that must be constant or static, quantisation layout, data type, axis, rank, an attribute or mode), each
-answered by its clause with the node and the reason filled in.  ExecuTorch's Qualcomm backend's own errors
-(no builder for an op, an unknown SoC model, a QNN library older than the build, a context binary it cannot
-read) get entries.  Every message here is the vendor's own wording (its source's string, as the shipped
-onnxruntime-qnn 2.7.0 and executorch 1.5.1 binaries print it) with made-up node and op names, not an eval
-message.
+described in test_knowledge_onnxruntime.py's docstring.
 
 From qnn_setup (was test_knowledge_qnn_setup.py):
 
@@ -92,11 +80,7 @@ source with values of our own (never an evaluation message).
   entry naming both builds (the stub, skel and backend libraries must come from one QAIRT release);
 
 From round21_tools (was test_knowledge_round21_tools.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry), not
-copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
-cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
-Windows build.
+described in test_knowledge_onnxruntime.py's docstring.
 
 From round23_forms (was test_knowledge_round23_forms.py).
 

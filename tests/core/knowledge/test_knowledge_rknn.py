@@ -5,10 +5,7 @@ The sessions that wrote the cases, and the vendor files each one read, follow (t
 them; a note may speak of another family too: those cases are in that family's file).
 
 From h23u2 (was test_knowledge_edge_vendor_wording_h23u2.py):
-
-Issue 23 (h23u2): Core ML, Qualcomm, RKNN/RKLLM, MNN, TFLite and ncnn named by their own wording, and
-entries for failures those tools print that had none.  Each marker is tested on the vendor's own line (a
-string of its binaries or a line of its source, with our own names and values filled in).
+described in test_knowledge_converters.py's docstring.
 
 From s18d (was test_knowledge_qualcomm_rknn_sources_s18d.py):
 
@@ -70,18 +67,9 @@ source with values of our own (never an evaluation message).
 From round21_forms (was test_knowledge_round21_forms.py).
 
 From round21_tools (was test_knowledge_round21_tools.py):
+described in test_knowledge_onnxruntime.py's docstring.
 
-Messages are written in our own words around the text each tool prints (its source named in the entry), not
-copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
-cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
-Windows build.
-
-From h23f3 (was test_knowledge_round22_sources_h23f3.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry):
-whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
-backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
-RKNPU driver its register window.
+From h23f3 (was test_knowledge_round22_sources_h23f3.py): described in test_knowledge_coreml.py's docstring.
 
 From round23_forms (was test_knowledge_round23_forms.py).
 

@@ -8,11 +8,7 @@ From round13 (was test_knowledge_round13.py):
 
 * a Windows access violation (0xC0000005) is the generic twin of a segmentation fault;
 
-From round14 (was test_knowledge_round14.py):
-
-* the RKNN logger's other levels (``D RKNN: [...]``, ``I RKNN: [...]``, ``W RKNN: [...]``) and the
-  compiler's ``rknn::`` namespace name RKNN, so a build log ending in a bare C++ exception is answered as
-  RKNN's, not as generic runtime text;
+From round14 (was test_knowledge_round14.py): described in test_knowledge_rknn.py's docstring.
 
 From round16 (was test_knowledge_round16.py):
 
@@ -21,11 +17,7 @@ From round16 (was test_knowledge_round16.py):
   (CUDA, MLU) keep their answers;
 
 From round21_tools (was test_knowledge_round21_tools.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry), not
-copied from the evaluation set: the RKNN runtime's loader libraries, onnxruntime-genai's configuration file,
-cpuinfo's start-up warning inside onnxruntime, GenieX's plugin error, and OpenVINO's NPU plugin printed by a
-Windows build.
+described in test_knowledge_onnxruntime.py's docstring.
 
 From round22_forms (was test_knowledge_round22_forms.py):
 

@@ -12,11 +12,7 @@ From round12 (was test_knowledge_round12.py):
 
 From round13 (was test_knowledge_round13.py).
 
-From round14 (was test_knowledge_round14.py):
-
-* the RKNN logger's other levels (``D RKNN: [...]``, ``I RKNN: [...]``, ``W RKNN: [...]``) and the
-  compiler's ``rknn::`` namespace name RKNN, so a build log ending in a bare C++ exception is answered as
-  RKNN's, not as generic runtime text;
+From round14 (was test_knowledge_round14.py): described in test_knowledge_rknn.py's docstring.
 
 From round16 (was test_knowledge_round16.py):
 

@@ -14,15 +14,7 @@ From h23s2_sources (was test_knowledge_h23s2_sources.py):
 * TensorRT's ONNX parser (onnx/onnx-tensorrt): onnx2trt_utils.cpp, ShapedWeights.cpp, importerUtils.cpp,
   onnxOpImporters.cpp, onnxOpCheckers.cpp lines, and the Myelin compiler's ``SSA validation FAIL``.
 
-From qnn_setup (was test_knowledge_qnn_setup.py):
-
-Issue 23, rounds 10-11's generic answers: onnxruntime's QNN execution provider failing to set up its
-backend (backend, device, a precompiled EPContext binary) and QNN refusing a node's op config were answered
-with the Qualcomm family card, and TensorRT's runtime destroyed before its engines with the generic "Error
-Code 3" card.  Each case is written from the vendors' own wording (onnxruntime's qnn_backend_manager.cc and
-qnn_execution_provider.cc, QNN's QnnGraph.h / QnnDevice.h, the strings of TensorRT's lean runtime) with values
-of our own, never an evaluation message; the answer must name what the message carries and pass the bench's
-judge.
+From qnn_setup (was test_knowledge_qnn_setup.py): described in test_knowledge_qualcomm.py's docstring.
 
 From round10 (was test_knowledge_round10.py).
 
@@ -48,18 +40,7 @@ Issue 23, round 25's dev forms answered at their cause (s20g): onnx-tensorrt's u
 and TensorRT 7's constant-only Range; the CoreML execution provider's zero-element input and
 onnxruntime-gpu's TensorRT plugin registration.
 
-From s18a (was test_knowledge_specific_s18a.py):
-
-Issue 23, advice specific to messages the KB was not written from: three reason clauses (TensorRT's
-optimization-profile check quoted by onnxruntime's TensorRT execution provider, the session's 'Exception
-during initialization: <what>', onnx's OpSchema::Finalize check of a model-local function), TensorRT 7's
-reversed profile condition, TFLite's TF_LITE_ENSURE_EQ with its values, and the log files the Ascend bare
-inner-error cards send the reader to.
-
-Each message is written from the vendor's own wording (TensorRT's setBindingDimensions conditions and
-onnxruntime's TensorrtLogger prefix, inference_session.cc, onnx's schema.cc, tensorflow/lite/core/c/common.h,
-CANN's '<code>: Inner Error!' layout) with names and values of our own; none is a message of the evaluation
-set.
+From s18a (was test_knowledge_specific_s18a.py): described in test_knowledge_ascend.py's docstring.
 
 From trt_ort_sources (was test_knowledge_trt_ort_sources.py):
 

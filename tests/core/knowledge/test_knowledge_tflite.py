@@ -5,12 +5,7 @@ The sessions that wrote the cases, and the vendor files each one read, follow (t
 them; a note may speak of another family too: those cases are in that family's file).
 
 From converter_families (was test_knowledge_converter_families.py):
-
-Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from the
-tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
-coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
-resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
-markers that name each tool only when the message itself carries that tool's wording.
+described in test_knowledge_coreml.py's docstring.
 
 From s20a (was test_knowledge_coreml_tflite_s20a.py):
 
@@ -30,12 +25,7 @@ and model file checks (google-ai-edge/mediapipe, mediapipe/tasks/cc).
 
 From round21_forms (was test_knowledge_round21_forms.py).
 
-From h23f3 (was test_knowledge_round22_sources_h23f3.py):
-
-Messages are written in our own words around the text each tool prints (its source named in the entry):
-whisper.cpp's Core ML encoder loading, MediaPipe's LLM calculators refusing a model converted for the other
-backend, onnxruntime-web's backend resolution without a WebGPU backend, and the Linux kernel refusing the
-RKNPU driver its register window.
+From h23f3 (was test_knowledge_round22_sources_h23f3.py): described in test_knowledge_coreml.py's docstring.
 
 From round23_forms (was test_knowledge_round23_forms.py).
 
