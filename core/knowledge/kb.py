@@ -238,44 +238,152 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
     group is optional) is said in words: the entry's own ``{name|words}`` when it has them, else the
     :data:`MISSING` words of that name ("the node"), with the quotes around the placeholder dropped (and
     its parentheses, for those words); an empty
-    ``{name|}`` drops the placeholder with its quotes or parentheses and the space before them."""
+    ``{name|}`` drops the placeholder with its quotes or parentheses and the space before them.  The words
+    fit the sentence around them: what it says just before or after is not said twice (``node {op}``,
+    ``attribute {option|the attribute}``, ``its {input} input``), of two parts side by side that both are
+    missing the first says it, brackets left empty go with their space, a preposition left before
+    punctuation goes too (``for {a|}{b|};``), ``{api}`` glued to a name's start reads ``rknn_*``, and words
+    that start a sentence start with a capital.  Captured parts are never changed, nor the text around
+    them."""
     if "{" not in text:
         return text
     found = dict(captures)
-
-    def one(m: re.Match[str]) -> str:
+    done = ""
+    at = 0
+    said_at = -1  # where in ``text`` the last part said in default words ended (-1: none)
+    empty = False
+    for m in _PLACEHOLDER.finditer(text):
+        done += text[at : m.start()]
         space, before, name, words, after = m.groups()
         value = found.get(name)
+        adjacent = said_at == m.start()
+        at = m.end()
+        said_at = -1
         if value:
-            return f"{space}{before}{value}{after}"
+            done += f"{space}{before}{value}{after}"
+            continue
         if before == "--":
             before = ""  # "--the option" is no option: its words stand alone
         elif before and _CLOSES[before] == after and (not words or before != "("):
             before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
-            words = _default_words(name, text[: m.start()])
-        return f"{space}{before}{words}{after}" if words else f"{before}{after}"
-
-    return _PLACEHOLDER.sub(one, text)
+            if (
+                not space
+                and not before
+                and (done[-1:].isalnum() or done[-1:] == "_")
+                or text[at : at + 1] == "_"
+            ):
+                words = "*"  # rknn_{api}, {tensor}_out: a name's start or end, the rest not known
+            elif adjacent and not before and not after and not text[at : at + 1].isalnum():
+                words = ""  # "{tensor} {dtype}", "{seq} ({op})": the part before said it
+                said_at = at
+            elif before:  # an opening bracket closed further on: "index ({tensor} included"
+                words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+            else:
+                done, words = _default_fit(name, done, text[at:])
+                if not words and text[at : at + 1].isalnum():  # "{arg}s": a suffix needs its word
+                    words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+                said_at = at if words else -1
+        elif words and before != "(":
+            done, words = _own_fit(done, words)
+            space = space if done.strip() else ""
+        if not words:
+            glue = " " if space and done[-1:].isalnum() and text[at : at + 1].isalnum() else ""
+            done += f"{glue}{before}\0{after}"
+            empty = True
+            continue
+        lead = text[: m.start()] + space  # a sentence the entry starts with the part starts with a capital
+        if not lead.strip() or (
+            lead.endswith(" ") and lead.rstrip()[-1:] in ".!?" and not _ABBREV.search(lead)
+        ):
+            words = words[:1].upper() + words[1:]
+        done += f"{space}{before}{words}{after}"
+    done += text[at:]
+    return _tidy(done) if empty else done
 
 
 _KIND_WORDS = frozenset(
     "node layer op operator input output tensor parameter option item argument file path type version opset"
-    " attribute field variable initializer blob value".split()
+    " attribute field variable initializer blob value library device method plugin function index domain flag"
+    " number symbol".split()
 )
 """Words that already say what kind of part follows (``parameter {option}``): the part's own words would
 repeat them."""
+_DETERMINERS = frozenset("its their whose each every no another".split())
+"""Words before a part that take its noun without "the" (``its {option} flag`` -> ``its option flag``)."""
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs)\. $")
+_NO_NOUN = re.compile(r"['\"]?(?:=|[,;:.)]|$)")
+_NEXT_WORD = re.compile(r"[\s'\")]*([A-Za-z]+)(?!\w)")
+_EMPTY = re.compile(r" ?(?:\(\0+\)|\[\0+\]|'\0+'|\"\0+\")")
+_STRANDED = re.compile(r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)")
+_UNNAMED = re.compile(r" (is|was)\0+(?=[,.;:)\]]|$)")
+_UNKNOWN = "the part the message names"
 
 
-def _default_words(name: str, before: str) -> str:
+def _previous_word(done: str) -> str:
+    last = done.rstrip(" '\"([\0").rsplit(None, 1)[-1:] or [""]
+    return last[0].lower().lstrip("(['\"")
+
+
+def _default_fit(name: str, done: str, rest: str) -> tuple[str, str]:
+    """``(done, words)``: the text so far, its article fixed when it must be, and the words for a missing
+    part ``name`` between ``done`` and ``rest``."""
+    words = _default_words(name, done, rest)
+    if not words:
+        return done, words
+    nxt = _NEXT_WORD.match(rest)
+    kind = words.rsplit(None, 1)[-1]
+    if nxt and nxt.group(1).lower() == kind and words.startswith("the "):
+        words = "the"  # "the {input} input" says "input" once
+    previous = _previous_word(done)
+    if previous in _DETERMINERS or previous.endswith("'s"):
+        words = words[4:] if words.startswith("the ") else ("" if words == "the" else words)
+    elif words == "the" and previous == "the":
+        words = ""
+    elif previous in ("a", "an") and words.startswith("the "):
+        words = words[4:]  # "(a --{option}=...)" -> "(an option=...)": no noun follows the article
+        head = done.rstrip()
+        done = head[: len(head) - len(previous)] + ("an" if words[:1] in "aeiou" else "a") + done[len(head) :]
+    return done, words
+
+
+def _own_fit(done: str, words: str) -> tuple[str, str]:
+    """An entry's own words after the kind word they start with: ``Give attribute {option|the attribute}``
+    -> ``Give the attribute``."""
+    if not words.startswith("the "):
+        return done, words
+    kind = words.split(None, 2)[1]
+    head = done.rstrip(" '\"")
+    if not head.lower().endswith(kind) or not done[len(head) :].strip(" ") == "":
+        return done, words
+    cut = head[: len(head) - len(kind)].rstrip("\0")
+    if cut and (cut[-1].isalnum() or cut[-1] == "_"):
+        return done, words
+    cut = cut.rstrip(" \0")
+    if cut.lower().endswith((" the", " a", " an")) or cut.lower() in ("the", "a", "an"):
+        cut = cut.rsplit(None, 1)[0] if " " in cut else ""  # "the {kind|}feature '{value|the feature}'"
+    if head[len(head) - len(kind)].isupper() or head[len(cut) :].lstrip(" \0")[:1].isupper():
+        words = "The" + words[3:]
+    return cut + done[len(head) :], words
+
+
+def _tidy(text: str) -> str:
+    """``text`` with the marks of parts said by nothing (``\\0``) gone, with the empty brackets and the
+    preposition they leave."""
+    start = text.startswith("\0")
+    text = _STRANDED.sub("", _EMPTY.sub("\0", text))
+    text = _UNNAMED.sub(r" \1 not named in this line", text).replace("\0", "")
+    return text[:1].upper() + text[1:] if start else text
+
+
+def _default_words(name: str, before: str, rest: str = " x") -> str:
     """:data:`MISSING`'s words for ``name`` where the text before it (``before``) does not already say what
     it is: ``node {op}`` -> ``node`` (not "node the node"), ``the {op_type}`` -> ``the operator type``."""
-    words = MISSING.get(name.rstrip("0123456789"), "the part the message names")
-    last = before.rstrip(" '\"(").rsplit(None, 1)[-1:] or [""]
-    previous = last[0].lower()
+    words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+    previous = _previous_word(before)
     if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
         return ""
-    if previous in ("a", "an"):
+    if previous in ("a", "an") and not _NO_NOUN.match(rest):
         return ""  # "a {op_type} node" -> "a node"
     if previous == "the" and words.startswith("the "):
         return words[4:]

@@ -93,7 +93,7 @@ def test_every_default_is_words_a_sentence_can_hold() -> None:
 def test_an_entry_s_own_words_keep_their_parentheses() -> None:
     assert fill("model ({id|its id is printed}) failed", ()) == "model (its id is printed) failed"
     assert fill("model ({id}) failed", (("id", "3"),)) == "model (3) failed"
-    assert fill("node '{op|the node named}' failed", ()) == "node the node named failed"
+    assert fill("node '{op|the node named}' failed", ()) == "the node named failed"  # "node" said once
 
 
 def test_an_article_or_a_kind_word_before_a_missing_part_keeps_the_sentence_whole() -> None:

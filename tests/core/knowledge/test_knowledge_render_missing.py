@@ -1,0 +1,226 @@
+"""An entry's advice reads as English when the message did not carry a part (issue 23, s23a).
+
+Every entry's cause and fix is rendered twice: with no captures (found by its code, a marker or its wording)
+and with made-up captures for every placeholder.  Neither rendering may hold a repeated word ("node node",
+"attribute the attribute"), stacked articles ("a the"), empty brackets or quotes, a preposition stranded
+before punctuation ("for ;"), a space before punctuation, two default phrases side by side ("the tensor the
+data type"), a sentence the part starts in lower case, or a leftover ``{name}``.  A rendering with every part
+captured is the plain substitution: :func:`.kb.fill` fits only the words it says for a missing part."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.knowledge import load_kb
+from dumpscope.core.knowledge.entry import Entry
+from dumpscope.core.knowledge.kb import _PLACEHOLDER, MISSING, fill
+
+_KB = load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+_WITH_PLACEHOLDERS = [e for e in _KB.entries if _PLACEHOLDER.search(e.cause + e.fix)]
+
+#: Made-up values a message could carry, by base name (others: ``X_<name>``).
+_VALUES = {
+    "op": "/model/Conv_3",
+    "op_name": "/model/Conv_3",
+    "node": "/model/Conv_3",
+    "layer": "conv1",
+    "op_type": "Resize",
+    "optype": "Resize",
+    "type": "float16",
+    "ops": "Conv, Relu",
+    "input": "images",
+    "output": "output_0",
+    "tensor": "onnx::Add_12",
+    "arg": "keepdims",
+    "value": "42",
+    "option": "input_shape",
+    "dtype": "float16",
+    "shape": "[1,3,224,224]",
+    "version": "1.15.0",
+    "path": "/tmp/model.onnx",
+    "file": "/tmp/model.onnx",
+    "opset": "17",
+    "domain": "com.microsoft",
+    "axis": "1",
+    "index": "2",
+}
+
+_DEFAULTS = "|".join(
+    re.escape(d) for d in sorted({*MISSING.values(), "the part the message names"}, key=len)[::-1]
+)
+_CHECKS = (
+    ("repeated word", re.compile(r"(?i)\b([a-z]+) \1\b")),
+    ("kind said twice", re.compile(r"(?i)\b([a-z]{3,}) the \1\b")),
+    ("stacked articles", re.compile(r"(?i)\b(?:a|an|the) (?:a|an|the)\b")),
+    ("empty brackets", re.compile(r"''|\"\"|\(\s*\)|\[\s*\]|' '|\" \"")),
+    (
+        "stranded preposition",
+        re.compile(r"(?i)(?<!asked )\b(?:for|of|in|on|at|to|from|with|by|into|than)\s*[,.;:)](?=\s|$)"),
+    ),
+    ("space before punctuation", re.compile(r"\w \s*[,;:)](?=\s|$)|\w \.(?=\s|$)")),
+    ("default words side by side", re.compile(rf"(?i)\b(?:{_DEFAULTS}) ({_DEFAULTS})\b")),
+    ("leftover placeholder", re.compile(r"\{[a-z][a-z0-9_]*[|}]")),
+    ("lower-case sentence start", re.compile(r"(?:^|(?<!e\.g)(?<!i\.e)(?<!etc)(?<!vs)[.!?] )[a-z]\w*")),
+)
+
+#: Renderings that a check flags but that read right, each with its reason.
+_ALLOWED = {
+    ("qualcomm-s22b-executorch-graph-name-missing", "fix", "that that"): (
+        "'re-export so that that graph is among the compiled graphs': a conjunction, then a determiner"
+    ),
+}
+
+
+def oddities(raw: str, rendered: str) -> list[tuple[str, str]]:
+    """``(check, text)`` for each oddity of ``rendered`` that the entry's own text (``raw``) does not
+    already hold."""
+    own = _PLACEHOLDER.sub("\0", raw)
+    found = []
+    for name, check in _CHECKS:
+        for m in check.finditer(rendered):
+            said = m.group(0)
+            if said in raw or said in own:
+                continue
+            if name == "default words side by side" and "} " + m.group(1) in raw:
+                continue  # "Give {input} the type": the second phrase is the entry's own
+            if name == "lower-case sentence start" and not re.search(r"(?:^|[.!?] )'?\{", raw):
+                continue
+            found.append((name, said))
+    return found
+
+
+def _captures(text: str) -> tuple[tuple[str, str], ...]:
+    names = dict.fromkeys(m.group(3) for m in _PLACEHOLDER.finditer(text))
+    return tuple((n, _VALUES.get(n, _VALUES.get(n.rstrip("0123456789"), "X") + "_" + n)) for n in names)
+
+
+def _plain(text: str, captures: tuple[tuple[str, str], ...]) -> str:
+    """``text`` with every placeholder replaced by its value, nothing else changed."""
+    found = dict(captures)
+    return _PLACEHOLDER.sub(lambda m: f"{m.group(1)}{m.group(2)}{found[m.group(3)]}{m.group(5)}", text)
+
+
+def test_the_audit_covers_many_entries() -> None:
+    assert len(_WITH_PLACEHOLDERS) > 800
+
+
+@pytest.mark.parametrize("field", ["cause", "fix"])
+def test_no_entry_reads_oddly_without_its_parts(field: str) -> None:
+    bad = []
+    for e in _WITH_PLACEHOLDERS:
+        raw = getattr(e, field)
+        for check, said in oddities(raw, fill(raw, ())):
+            if (e.id, field, said) not in _ALLOWED:
+                bad.append(f"{e.id} {field}: {check}: {said!r}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("field", ["cause", "fix"])
+def test_no_entry_reads_oddly_with_every_part(field: str) -> None:
+    bad = []
+    for e in _WITH_PLACEHOLDERS:
+        raw = getattr(e, field)
+        for check, said in oddities(raw, fill(raw, _captures(raw))):
+            if check != "lower-case sentence start" and (e.id, field, said) not in _ALLOWED:
+                bad.append(f"{e.id} {field}: {check}: {said!r}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("entry", _WITH_PLACEHOLDERS[::7], ids=lambda e: e.id)
+def test_captured_parts_render_as_the_plain_substitution(entry: Entry) -> None:
+    for raw in (entry.cause, entry.fix):
+        captures = _captures(raw)
+        assert fill(raw, captures) == _plain(raw, captures)
+
+
+def test_the_allow_list_is_still_needed() -> None:
+    by_id = {e.id: e for e in _WITH_PLACEHOLDERS}
+    for entry_id, field, said in _ALLOWED:
+        raw = getattr(by_id[entry_id], field)
+        assert said in fill(raw, ())
+
+
+# One test per rule, on made-up texts.
+
+
+def test_a_kind_word_before_a_part_s_own_words_is_said_once() -> None:
+    text = "Give attribute {option|the attribute} of {op|the operator} a value."
+    assert fill(text, ()) == "Give the attribute of the operator a value."
+    assert fill(text, (("option", "axes"), ("op", "Conv_3"))) == "Give attribute axes of Conv_3 a value."
+    assert fill("Node {node|the node} failed", ()) == "The node failed"
+    assert fill("the {kind|}feature '{value|the feature}' has no type", ()) == "the feature has no type"
+
+
+def test_own_words_in_brackets_keep_the_word_before_them() -> None:
+    text = "a tensor between two devices ({value|the devices are named in the message})"
+    assert fill(text, ()) == text.replace("{value|", "").replace("})", ")")
+
+
+def test_two_missing_parts_side_by_side_are_said_once() -> None:
+    assert (
+        fill("drop --input_dtype {tensor} {dtype} (it is kept)", ())
+        == "drop --input_dtype the tensor (it is kept)"
+    )
+    assert fill("collective {seq} ({op}) timed out", ()) == "collective the part the message names timed out"
+    assert fill("for node {op} ({arg}): x", ()) == "for node: x"
+    assert fill("has only {value2} {arg}s", ()) == "has only the value the arguments"
+    assert fill("drop {tensor} {dtype}", (("dtype", "int8"),)) == "drop the tensor int8"
+
+
+def test_a_missing_part_before_the_word_it_names_is_not_said_twice() -> None:
+    assert fill("BatchNormalization's {input} input is wrong", ()) == "BatchNormalization's input is wrong"
+    assert fill("this model has no {layer} layer by that name", ()) == "this model has no layer by that name"
+    assert fill("it gives {value} value(s)", ()) == "it gives the value(s)"
+    assert fill("set --input_encoding {input} INPUT_ENCODING_IN", ()) == (
+        "set --input_encoding the input INPUT_ENCODING_IN"
+    )
+
+
+def test_a_determiner_takes_the_noun_without_the() -> None:
+    assert fill("refused its {option} flag", ()) == "refused its option flag"
+    assert fill("an input whose {dtype} is wrong", ()) == "an input whose data type is wrong"
+    assert (
+        fill("check that {value} exists", ()) == "check that the value exists"
+    )  # "that" may be a conjunction
+
+
+def test_an_article_before_a_part_with_no_noun_after_it_agrees_with_the_words() -> None:
+    assert fill("its flag (a --{option}=... argument)", ()) == "its flag (an option=... argument)"
+    assert fill("the entry is a {type}, not a tuple", ()) == "the entry is a type, not a tuple"
+    assert fill("The inputs of a {op_type} node differ", ()) == "The inputs of a node differ"
+
+
+def test_empty_brackets_go_with_their_space() -> None:
+    assert fill("has shape [{shape|}], where", ()) == "has shape, where"
+    assert fill("a query command ({value|}{value2|}) this runtime", ()) == "a query command this runtime"
+    assert fill("a query command ({value|}{value2|})", (("value", "0x12"),)) == "a query command (0x12)"
+    assert fill("the check is '{check|}{kind|}' here", ()) == "the check is here"
+
+
+def test_a_stranded_preposition_goes_with_its_empty_part() -> None:
+    assert fill("supported architectures for {model_type|} {model_type2|}; otherwise", ()) == (
+        "supported architectures; otherwise"
+    )
+    assert fill("loaded from {path|}.", ()) == "loaded."
+
+
+def test_a_verb_left_without_its_empty_part_says_that_the_line_does_not_name_it() -> None:
+    assert fill("The check that failed here is '{check|}{kind|}'; retry", ()) == (
+        "The check that failed here is not named in this line; retry"
+    )
+
+
+def test_a_part_glued_to_a_name_reads_as_a_wildcard() -> None:
+    assert fill("rknn_{api} was called", ()) == "rknn_* was called"
+    assert fill("name it {tensor}_out", ()) == "name it *_out"
+    assert fill("rknn_{api} was called", (("api", "run"),)) == "rknn_run was called"
+
+
+def test_a_sentence_that_starts_with_a_missing_part_starts_with_a_capital() -> None:
+    assert fill("{op} was called while tracing", ()) == "The node was called while tracing"
+    assert fill("Set it. {value} is not set.", ()) == "Set it. The value is not set."
+    assert fill("(e.g. {value|numpy}.py)", ()) == "(e.g. numpy.py)"
+    assert fill("{op} was called", (("op", "aten::add"),)) == "aten::add was called"
