@@ -66,6 +66,10 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest fo
     * ``closest``: when the best match was withheld, the tools of the withheld matches, best first;
     * ``follows``: per shown match, whether its line only follows from the error the first answer explains
       (:func:`.kb.follows_from`: ``Engine deserialization failed`` under the plugin line before it).
+
+    Every shown match after the first that does not follow from it is a related entry (:meth:`related`):
+    another cause the message resembles, to read only if the first answer does not fit (a specific entry
+    that wording alone found, under its tool's card, is one: :meth:`.kb.KnowledgeBase.distinct_first`).
     """
 
     __slots__ = ()
@@ -80,6 +84,11 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest fo
     def confident(self) -> bool:
         """Something is shown as the answer (not withheld, not only "not covered")."""
         return bool(self.matches) and self.confidence != "none"
+
+    def related(self, i: int) -> bool:
+        """Whether the ``i``-th shown match (0 is the answer) is a related entry, not the answer: any after
+        the first, except a line that follows from the first answer's error."""
+        return 0 < i < len(self.matches) and not (i < len(self.follows) and self.follows[i])
 
     def headline(self) -> str:
         """One line saying what kind of answer this is."""
@@ -102,7 +111,11 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest fo
             "uncovered_tool": self.uncovered[1] if self.uncovered else None,
             "closest_tools": list(self.closest),
             "matches": [
-                {**m.to_dict(), "follows_first": i < len(self.follows) and self.follows[i]}
+                {
+                    **m.to_dict(),
+                    "follows_first": i < len(self.follows) and self.follows[i],
+                    "related": self.related(i),
+                }
                 for i, m in enumerate(self.matches)
             ],
         }

@@ -293,3 +293,31 @@ def test_a_consequence_follows_only_from_an_earlier_cause_of_its_tool() -> None:
     assert not follows_from(consequence, top._replace(reason="words"), text)
     family = kb.lookup("[TRT] something went wrong", top=1)[0]
     assert family.entry.level == "family" and not follows_from(consequence, family, text)
+
+
+def test_matches_after_the_first_are_labelled_related_entries_not_the_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A message only the tool's markers and a few common words tie to the KB: its tool's card answers, and
+    the entries after it (found by wording alone) say in the text that they are related entries, not the
+    answer; ``--json`` says it in ``related`` (issue 23, s23a).  A line that follows from the first answer's
+    error says that instead (see the test above), and is not ``related``."""
+    from dumpscope.tui.cli.commands.explain import RELATED
+
+    message = "[TRT] [E] kernel weights build engine rank error"
+    code, out, _ = run([message, "--top", "3"], capsys)
+    assert code == 0
+    blocks = out.split("\n2.")
+    assert RELATED not in blocks[0]
+    assert len(blocks) == 2 and blocks[1].count(RELATED) == 2  # answers 2 and 3
+    code, out, _ = run([message, "--top", "3", "--json"], capsys)
+    matches = json.loads(out)["matches"]
+    assert matches[0]["id"] == "family-tensorrt" and matches[0]["related"] is False
+    assert len(matches) == 3 and all(m["related"] and not m["follows_first"] for m in matches[1:])
+    paste = (
+        "[TRT] Could not find any implementation for node /head/Conv_9.\n"
+        "AttributeError: 'NoneType' object has no attribute 'create_execution_context'"
+    )
+    code, out, _ = run([paste, "--top", "3", "--json"], capsys)
+    second = json.loads(out)["matches"][1]
+    assert second["follows_first"] is True and second["related"] is False

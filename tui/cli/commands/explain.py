@@ -210,12 +210,17 @@ def _print_answer(found: Answer, as_json: bool) -> None:
         print("Add your own entry with --kb FILE (see --help).")
     for rank, m in enumerate(found.matches, 1):
         follows = rank <= len(found.follows) and found.follows[rank - 1]
-        print(plain(format_match(m, rank, follows=follows)))
+        print(plain(format_match(m, rank, follows=follows, related=found.related(rank - 1))))
 
 
-def format_match(m: Match, rank: int, indent: str = "", follows: bool = False) -> str:
+RELATED = "(related entry, not the answer: read it only if answer 1 does not fit)"
+"""What a match after the first says under its header, unless its line follows from answer 1's error."""
+
+
+def format_match(m: Match, rank: int, indent: str = "", follows: bool = False, related: bool = False) -> str:
     """A match as plain text: a header line, then cause, fix, captured parts, source; with ``follows``, the
-    header says that its line follows from the error of the first answer."""
+    header says that its line follows from the error of the first answer; with ``related``, that it is a
+    related entry, not the answer (:data:`RELATED`)."""
     from dumpscope.core.knowledge.answer import confidence_of, shown_code
 
     e = m.entry
@@ -225,6 +230,8 @@ def format_match(m: Match, rank: int, indent: str = "", follows: bool = False) -
     lines = [f"{head}  ({e.stage}; matched by {m.reason}; confidence {confidence}){_flags(e)}"]
     if follows:
         lines.append(f"{pad}(this line follows from the error of answer 1)")
+    elif related:
+        lines.append(f"{pad}{RELATED}")
     lines += [f"{pad}cause: {m.cause}", f"{pad}fix:   {m.fix}"]
     lines += [f"{pad}{label}: {text}" for label, text in _found_parts(m) if text]
     lines.append(f"{pad}source: {e.source}")
@@ -268,7 +275,7 @@ def _print_problem(p: Problem, top: int) -> None:
     """One problem of a log: where it is, how often, and its best (at most two) matches."""
     print(f"line {p.first_line_no}{_times(p.count)} (lines {_where(p)}): {plain(p.text[:300])}{_more(p)}")
     for rank, m in enumerate(p.matches[: min(top, 2)], 1):
-        print(plain(format_match(m, rank, indent="    ")))
+        print(plain(format_match(m, rank, indent="    ", related=rank > 1)))
     if not p.confident:
         print(f"    {NO_ENTRY_FITS}")
     print()
