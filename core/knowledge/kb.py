@@ -225,6 +225,15 @@ MISSING: dict[str, str] = {
     "domain": "the domain",
     "axis": "the axis",
     "index": "the index",
+    "file": "the file",
+    "lib": "the library",
+    "name": "the name",
+    "detail": "the details",
+    "reason": "the reason",
+    "call": "the call",
+    "device": "the device",
+    "attr": "the attribute",
+    "package": "the package",
 }
 """What a ``{name}`` placeholder says when the message did not carry that part and the entry gives no
 ``{name|...}`` text of its own (numbered names, ``op2``, read as their base name)."""
@@ -264,7 +273,12 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             continue
         if before == "--":
             before = ""  # "--the option" is no option: its words stand alone
-        elif before and _CLOSES[before] == after and (not words or before != "("):
+        elif (
+            before
+            and _CLOSES[before] == after
+            and (not words or before != "(")
+            and not (before == "(" and not space and (done[-1:].isalnum() or done[-1:] == "_"))  # a call
+        ):
             before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
             if (
@@ -362,7 +376,9 @@ def _own_fit(done: str, words: str) -> tuple[str, str]:
     cut = cut.rstrip(" \0")
     if cut.lower().endswith((" the", " a", " an")) or cut.lower() in ("the", "a", "an"):
         cut = cut.rsplit(None, 1)[0] if " " in cut else ""  # "the {kind|}feature '{value|the feature}'"
-    if head[len(head) - len(kind)].isupper() or head[len(cut) :].lstrip(" \0")[:1].isupper():
+    if cut.endswith("'s"):
+        words = words[4:]  # "a class's method {call|the method}" -> "a class's method"
+    elif head[len(head) - len(kind)].isupper() or head[len(cut) :].lstrip(" \0")[:1].isupper():
         words = "The" + words[3:]
     return cut + done[len(head) :], words
 
