@@ -224,3 +224,28 @@ def test_a_sentence_that_starts_with_a_missing_part_starts_with_a_capital() -> N
     assert fill("Set it. {value} is not set.", ()) == "Set it. The value is not set."
     assert fill("(e.g. {value|numpy}.py)", ()) == "(e.g. numpy.py)"
     assert fill("{op} was called", (("op", "aten::add"),)) == "aten::add was called"
+
+
+def test_a_call_s_parentheses_keep_the_words_of_its_missing_argument() -> None:
+    assert fill("check os.path.exists({path}) first", ()) == "check os.path.exists(the file) first"
+    assert fill("times sizeof({dtype}): the dims", ()) == "times sizeof(the data type): the dims"
+    assert fill("times sizeof({dtype})", (("dtype", "float"),)) == "times sizeof(float)"
+    assert fill("an attribute value ({value}) of a Slice", ()) == "an attribute value of a Slice"
+
+
+def test_a_possessive_before_own_words_keeps_the_kind_once() -> None:
+    text = "The code called {value|a Core ML class}'s method {call|the method}, and failed"
+    assert fill(text, ()) == "The code called a Core ML class's method, and failed"
+    assert fill(text, (("value", "MLModel"), ("call", "predict"))) == (
+        "The code called MLModel's method predict, and failed"
+    )
+
+
+def test_names_many_entries_leave_unsaid_have_words_of_their_own() -> None:
+    assert (
+        fill("could not read the input model: {detail}.", ())
+        == "could not read the input model: the details."
+    )
+    assert fill("caught a C++ exception: {reason}. It is logged", ()) == (
+        "caught a C++ exception: the reason. It is logged"
+    )
