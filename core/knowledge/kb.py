@@ -308,7 +308,7 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             continue
         lead = text[: m.start()] + space  # a sentence the entry starts with the part starts with a capital
         if not lead.strip() or (
-            lead.endswith(" ") and lead.rstrip()[-1:] in ".!?" and not _ABBREV.search(lead)
+            lead.endswith(" ") and lead.rstrip()[-1:] in ".!?" and not re.search(_ABBREV, lead)
         ):
             words = words[:1].upper() + words[1:]
         done += f"{space}{before}{words}{after}"
@@ -325,12 +325,14 @@ _KIND_WORDS = frozenset(
 repeat them."""
 _DETERMINERS = frozenset("its their whose each every no another".split())
 """Words before a part that take its noun without "the" (``its {option} flag`` -> ``its option flag``)."""
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs)\. $")
-_NO_NOUN = re.compile(r"['\"]?(?:=|[,;:.)]|$)")
-_NEXT_WORD = re.compile(r"[\s'\")]*([A-Za-z]+)(?!\w)")
-_EMPTY = re.compile(r" ?(?:\(\0+\)|\[\0+\]|'\0+'|\"\0+\")")
-_STRANDED = re.compile(r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)")
-_UNNAMED = re.compile(r" (is|was)\0+(?=[,.;:)\]]|$)")
+# Patterns fill() uses only for a part the message did not carry: compiled on first use (re's cache), not at
+# import, which every explain start pays.
+_ABBREV = r"\b(?:e\.g|i\.e|etc|vs)\. $"
+_NO_NOUN = r"['\"]?(?:=|[,;:.)]|$)"
+_NEXT_WORD = r"[\s'\")]*([A-Za-z]+)(?!\w)"
+_EMPTY = r" ?(?:\(\0+\)|\[\0+\]|'\0+'|\"\0+\")"
+_STRANDED = r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)"
+_UNNAMED = r" (is|was)\0+(?=[,.;:)\]]|$)"
 _UNKNOWN = "the part the message names"
 
 
@@ -345,7 +347,7 @@ def _default_fit(name: str, done: str, rest: str) -> tuple[str, str]:
     words = _default_words(name, done, rest)
     if not words:
         return done, words
-    nxt = _NEXT_WORD.match(rest)
+    nxt = re.match(_NEXT_WORD, rest)
     kind = words.rsplit(None, 1)[-1]
     if nxt and nxt.group(1).lower() == kind and words.startswith("the "):
         words = "the"  # "the {input} input" says "input" once
@@ -387,8 +389,8 @@ def _tidy(text: str) -> str:
     """``text`` with the marks of parts said by nothing (``\\0``) gone, with the empty brackets and the
     preposition they leave."""
     start = text.startswith("\0")
-    text = _STRANDED.sub("", _EMPTY.sub("\0", text))
-    text = _UNNAMED.sub(r" \1 not named in this line", text).replace("\0", "")
+    text = re.sub(_STRANDED, "", re.sub(_EMPTY, "\0", text))
+    text = re.sub(_UNNAMED, r" \1 not named in this line", text).replace("\0", "")
     return text[:1].upper() + text[1:] if start else text
 
 
@@ -399,7 +401,7 @@ def _default_words(name: str, before: str, rest: str = " x") -> str:
     previous = _previous_word(before)
     if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
         return ""
-    if previous in ("a", "an") and not _NO_NOUN.match(rest):
+    if previous in ("a", "an") and not re.match(_NO_NOUN, rest):
         return ""  # "a {op_type} node" -> "a node"
     if previous == "the" and words.startswith("the "):
         return words[4:]
