@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round27.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round28.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -15,7 +15,8 @@ from dumpscope.core.knowledge import KnowledgeBase
 
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 #: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517,
-#: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81, round 27 on 76d2702.
+#: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81, round 27 on 76d2702,
+#: round 28 on 514288a.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -89,6 +90,14 @@ FLOORS = {
         ("heldout", "new"): (8, 8),
         ("heldout", "code"): (6, 6),
     },
+    "round28": {
+        ("dev", "claimed"): (14, 15),
+        ("dev", "new"): (9, 12),
+        ("dev", "code"): (10, 10),
+        ("heldout", "claimed"): (8, 11),
+        ("heldout", "new"): (4, 7),
+        ("heldout", "code"): (3, 3),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -101,6 +110,7 @@ SCAN_FLOORS = {
     "round25": {"dev": (49, 51), "heldout": (17, 18)},
     "round26": {"dev": (23, 23), "heldout": (18, 19)},
     "round27": {"dev": (34, 34), "heldout": (23, 23)},
+    "round28": {"dev": (26, 27), "heldout": (15, 18)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -119,6 +129,7 @@ SPECIFIC_FLOORS = {
     "round25": {"dev": (31, 45), "heldout": (12, 16)},
     "round26": {"dev": (22, 23), "heldout": (13, 18)},
     "round27": {"dev": (21, 33), "heldout": (17, 22)},
+    "round28": {"dev": (12, 23), "heldout": (7, 12)},
 }
 ROUNDS = sorted(FLOORS)
 
