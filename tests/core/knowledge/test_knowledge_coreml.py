@@ -855,9 +855,10 @@ CASES = [
         "coreml-s22a-predict-input-key",
         ("'pixels'", "{'image_in'}", "rename_feature"),
     ),
-    # s23c: coremltools e0e2f42 converters/mil/mil/ops/defs/iOS17/scatter_gather.py and iOS15/scatter_gather.py
-    # (type_inference), iOS15/elementwise_unary.py (cast), optimize/coreml/_config.py (_normalize_dtype),
-    # frontend/torch/converter.py (convert_input's int64/fp64 warning) and frontend/torch/ops.py (topk)
+    # s23c: coremltools e0e2f42 converters/mil/mil/ops/defs/iOS17/scatter_gather.py and
+    # iOS15/scatter_gather.py (type_inference), iOS15/elementwise_unary.py (cast),
+    # optimize/coreml/_config.py (_normalize_dtype), frontend/torch/converter.py (convert_input's
+    # int64/fp64 warning) and frontend/torch/ops.py (topk)
     (
         "IndexError: Indices is out of bounds for `gather_along_axis` node gather_ax_3. Expected indices "
         "between [0, 16), but got [[ 0 16]].",
