@@ -866,7 +866,8 @@ CASES = [
         ("gather_ax_3", "gather_along_axis", "[0, 16)", "(16)"),
     ),
     (
-        "IndexError: Axis value 5 is out of bounds for concat node concat_9",
+        '  File "/zz/coremltools/converters/mil/mil/ops/defs/iOS15/tensor_operation.py", line 9, '
+        "in type_inference\nIndexError: Axis value 5 is out of bounds for concat node concat_9",
         "coreml-s23c-mil-axis-out-of-bounds",
         ("concat_9", "axis 5", "before the concat"),
     ),
@@ -1605,3 +1606,16 @@ def test_coreml_unsupported_fx_node_is_not_torch_onnx(kb: KnowledgeBase) -> None
     torch.onnx's 'Unsupported FX nodes:' is not read as Core ML)."""
     top = kb.lookup("NotImplementedError: Unsupported fx node zz_gelu, kind zz_gelu.default", top=1)[0]
     assert top.entry.id == "coreml-unsupported-fx-node"
+
+
+def test_numpys_index_error_is_not_mils_axis_check(kb: KnowledgeBase) -> None:
+    # s23c: MIL's "Axis value N is out of bounds for <op> node <name>" (named_only) is no answer to numpy's
+    # "index N is out of bounds for axis 0 with size 0", which shares its phrase, when no tool is named
+    numpy_text = "IndexError: index 3 is out of bounds for axis 0 with size 0"
+    assert "coreml-s23c-mil-axis-out-of-bounds" not in [m.entry.id for m in kb.lookup(numpy_text, top=1)]
+    # the same MIL text with its coremltools frame is answered by the entry (the CASES row above)
+    mil_text = (
+        'File "/zz/coremltools/converters/mil/mil/ops/defs/iOS15/x.py"\n'
+        "IndexError: Axis value 4 is out of bounds for gather node g_1"
+    )
+    assert top_match(kb, mil_text).entry.id == "coreml-s23c-mil-axis-out-of-bounds"
