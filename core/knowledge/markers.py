@@ -1241,6 +1241,10 @@ _TORCH_ONNX: Markers = (
     ("only steps=1 can be constant folded", STRONG),
     ("is an unexpected tensor scalar type", STRONG),
     ("you are trying to export the model with onnx:", STRONG),
+    # Branch s23c: UnsupportedOperatorError's advice when a newer opset has the op (torch/onnx/errors.py:
+    # "... is not supported. Support for this operator was added in version {N}, try exporting with this
+    # version").
+    ("support for this operator was added in version", STRONG),
 )
 
 # Apache TVM, from apache/tvm:
@@ -1365,6 +1369,17 @@ _COREML: Markers = (
     # "PyTorch convert function for op ... not implemented" (coremltools
     # converters/mil/frontend/torch/load.py).
     ("the following model ops are missing:", STRONG),
+    # Branch s23c: the PyTorch frontend's progress bar ("Converting PyTorch Frontend ==> MIL Ops",
+    # converters/mil/frontend/torch/ops.py) and coremltools' other native module, the MIL blob storage
+    # (libmilstoragepython, converters/mil/backend/mil/load.py); Apple's: the Neural Engine compiler's entry
+    # points (ANECCompile(), ANECCompileOffline()), the runtime's "Unable to extract model type from stream in
+    # compiled model", and NSError's description key, which coremltools' _MLModelProxy raises as
+    # RuntimeError: {NSLocalizedDescription = "..."} (any Apple framework's error carries it, hence medium).
+    ("converting pytorch frontend", STRONG),
+    ("libmilstoragepython", STRONG),
+    ("aneccompile", STRONG),
+    ("unable to extract model type from stream", STRONG),
+    ("nslocalizeddescription", MEDIUM),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.

@@ -126,6 +126,10 @@ Each row: the text, the entry that must answer it, and the captured parts its ad
 From s22a: coremltools' compiled-model and compile_model macOS checks, multifunction names, feature names,
 coremltools.optimize's pruning configs, unique-mode palettization, joint-compression order, and the TF
 frontend's dynamic resize (models/, optimize/, converters/mil/frontend/tensorflow/ops.py).
+
+From s23c: the MIL ops' index/axis bounds and cast dtype checks, OpLinearQuantizerConfig's dtype, the PyTorch
+frontend's 64-bit input warning and topk's sort flag (coremltools e0e2f42: converters/mil/mil/ops/defs/,
+optimize/coreml/_config.py, converters/mil/frontend/torch/converter.py and ops.py).
 """
 
 from __future__ import annotations
@@ -851,6 +855,43 @@ CASES = [
         "coreml-s22a-predict-input-key",
         ("'pixels'", "{'image_in'}", "rename_feature"),
     ),
+    # s23c: coremltools e0e2f42 converters/mil/mil/ops/defs/iOS17/scatter_gather.py and
+    # iOS15/scatter_gather.py (type_inference), iOS15/elementwise_unary.py (cast),
+    # optimize/coreml/_config.py (_normalize_dtype), frontend/torch/converter.py (convert_input's
+    # int64/fp64 warning) and frontend/torch/ops.py (topk)
+    (
+        "IndexError: Indices is out of bounds for `gather_along_axis` node gather_ax_3. Expected indices "
+        "between [0, 16), but got [[ 0 16]].",
+        "coreml-s23c-mil-indices-out-of-bounds",
+        ("gather_ax_3", "gather_along_axis", "[0, 16)", "(16)"),
+    ),
+    (
+        '  File "/zz/coremltools/converters/mil/mil/ops/defs/iOS15/tensor_operation.py", line 9, '
+        "in type_inference\nIndexError: Axis value 5 is out of bounds for concat node concat_9",
+        "coreml-s23c-mil-axis-out-of-bounds",
+        ("concat_9", "axis 5", "before the concat"),
+    ),
+    (
+        "NotImplementedError: Parameter dtype of the cast operation can be one of the "
+        "dict_keys(['int32', 'fp16', 'fp32', 'bool']). Provided int64",
+        "coreml-s23c-cast-dtype-unsupported",
+        ("dtype int64", "int32 instead of int64", "ct.target.iOS17"),
+    ),
+    (
+        "ValueError: Invalid dtype int2. Only support int8/uint8/int4/uint4.",
+        "coreml-s23c-linear-quantizer-dtype",
+        ("dtype int2", "OpPalettizerConfig"),
+    ),
+    (
+        "WARNING:coremltools:int64 dtype input token_ids down casted to int32.",
+        "coreml-s23c-input-downcast",
+        ("input token_ids", "name='token_ids'", "feed it int32"),
+    ),
+    (
+        "Exception: For opset <= iOS16, only sorted=True supported for the topk",
+        "coreml-s23c-topk-unsorted-before-ios16",
+        ("up to iOS16", "sorted=True", "ct.target.iOS16"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1565,3 +1606,16 @@ def test_coreml_unsupported_fx_node_is_not_torch_onnx(kb: KnowledgeBase) -> None
     torch.onnx's 'Unsupported FX nodes:' is not read as Core ML)."""
     top = kb.lookup("NotImplementedError: Unsupported fx node zz_gelu, kind zz_gelu.default", top=1)[0]
     assert top.entry.id == "coreml-unsupported-fx-node"
+
+
+def test_numpys_index_error_is_not_mils_axis_check(kb: KnowledgeBase) -> None:
+    # s23c: MIL's "Axis value N is out of bounds for <op> node <name>" (named_only) is no answer to numpy's
+    # "index N is out of bounds for axis 0 with size 0", which shares its phrase, when no tool is named
+    numpy_text = "IndexError: index 3 is out of bounds for axis 0 with size 0"
+    assert "coreml-s23c-mil-axis-out-of-bounds" not in [m.entry.id for m in kb.lookup(numpy_text, top=1)]
+    # the same MIL text with its coremltools frame is answered by the entry (the CASES row above)
+    mil_text = (
+        'File "/zz/coremltools/converters/mil/mil/ops/defs/iOS15/x.py"\n'
+        "IndexError: Axis value 4 is out of bounds for gather node g_1"
+    )
+    assert top_match(kb, mil_text).entry.id == "coreml-s23c-mil-axis-out-of-bounds"

@@ -598,3 +598,29 @@ def test_a_qairt_converter_code_names_qualcomm(text: str, kb: KnowledgeBase) -> 
 
 def test_a_converter_code_name_without_its_colon_names_no_tool() -> None:
     assert "qualcomm" not in detect_families("see the enum ERROR_PAD_UNSUPPORTED_MODE in the docs")
+
+
+# s23c: coremltools' PyTorch frontend progress bar (converters/mil/frontend/torch/ops.py) and its MIL
+# blob storage module (converters/mil/backend/mil/load.py), the Neural Engine compiler's entry point and
+# NSError's description key as coremltools' _MLModelProxy raises it point at Core ML; torch.onnx's
+# UnsupportedOperatorError advice (torch/onnx/errors.py) names torch.onnx.  NSError's key is medium: any
+# Apple framework's error has it.
+@pytest.mark.parametrize(
+    ("text", "family", "weight"),
+    [
+        ("Converting PyTorch Frontend ==> X:  40%|####  | 8/20 [00:00<00:00, 99.1 ops/s]", "coreml", STRONG),
+        ("ImportError: cannot import name 'Zz' from 'zz.libmilstoragepython'", "coreml", STRONG),
+        ("ANECCompileOffline() failed: OSStatus=0, Status=3", "coreml", STRONG),
+        ('RuntimeError: {\n    NSLocalizedDescription = "The zz layer failed.";\n}', "coreml", MEDIUM),
+        (
+            "Exporting the operator 'zz::op' to ONNX opset version 9 is not supported. Support for this "
+            "operator was added in version 13, try exporting with this version.",
+            "torch_onnx",
+            STRONG,
+        ),
+    ],
+)
+def test_core_ml_and_torch_onnx_wordings_name_their_tool(text: str, family: str, weight: int) -> None:
+    assert family_evidence(text)[family] >= weight
+    # a strong marker names its tool alone; a medium one only leans towards it
+    assert (detect_families(text)[:1] == [family]) == (weight == STRONG)

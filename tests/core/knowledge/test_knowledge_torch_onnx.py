@@ -39,6 +39,10 @@ Each row: the text, the entry that must answer it, and the captured parts its ad
 From s22a: torch.export's strict-mode and input checks (torch/_dynamo/symbolic_convert.py,
 torch/export/_trace.py, torch/_subclasses/fake_tensor.py, torch/_dynamo/eval_frame.py) and the
 TorchScript tracer's getOutput.
+
+From s23c: the TorchScript exporter's opset range, strided slices before opset 10 and its "Unsupported: ONNX
+export of <op> <case>" refusals (torch/onnx/_globals.py, symbolic_opset9/10/11.py), the JIT tracer's untypable
+inputs/outputs (torch/csrc/jit/python/pybind_utils.h).
 """
 
 from __future__ import annotations
@@ -242,6 +246,33 @@ CASES = [
         "the tracer.",
         "torch-onnx-s22a-tracer-output-not-dependent",
         ("Output 2", "torch.randn_like"),
+    ),
+    # s23c: pytorch/pytorch torch/onnx/_globals.py (export_onnx_opset_version), symbolic_opset9.py (slice,
+    # _convolution), symbolic_opset10.py/symbolic_opset11.py ("Unsupported: ONNX export of <op> <case>") and
+    # torch/csrc/jit/python/pybind_utils.h (toTypeInferredIValue)
+    (
+        "ValueError: Unsupported ONNX opset version: 23",
+        "torch-onnx-s23c-opset-version-unsupported",
+        ("opset_version=23", "opset 23", "ONNX_MAX_OPSET"),
+    ),
+    (
+        "torch.onnx.errors.SymbolicValueError: step!=1 is currently not supported  [Caused by the value "
+        "'y.7 defined in (%y.7 : Float(1, 8) = onnx::Slice(%a, %b)",
+        "torch-onnx-s23c-slice-step-before-opset10",
+        ("opset_version=10", "steps"),
+    ),
+    (
+        "torch.onnx.errors.SymbolicValueError: Unsupported: ONNX export of index_put with accumulate=False, "
+        "because the indices is a boolean tensor",
+        "torch-onnx-s23c-unsupported-export-case",
+        ("index_put", "(with accumulate=False, because the indices is a boolean tensor)", "dynamo=True"),
+    ),
+    (
+        "RuntimeError: Tracer cannot infer type of (tensor([1., 2.]), None)\n:Only tensors and (possibly "
+        "nested) tuples of tensors, lists, or dicts are supported as inputs or outputs of traced functions, "
+        "but instead got value of type NoneType.",
+        "torch-onnx-s23c-tracer-cannot-infer-type",
+        ("(tensor([1., 2.]), None)", "cannot type: NoneType", "return a tuple"),
     ),
 ]
 
