@@ -4472,6 +4472,32 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-contrib-attention-input-dims",
+        ("onnxruntime",),
+        "input '",
+        r"Input '(?P<input>[A-Za-z_]\w{0,60})' (?:dimension |and '[A-Za-z_]\w{0,60}' shall have "
+        r"(?:the )?same dim )(?P<dim>\d)(?: should be (?:same as )?| \()(?P<value>[A-Za-z_][\w ]{0,40}?)"
+        r"(?:, got -?\d{1,12}|\))",
+        "A fused attention operator of onnxruntime (node {op|}, {arg|MultiHeadAttention, GroupQueryAttention "
+        "or Attention}) checks, before it runs, that the dimensions of its inputs agree with each other and "
+        "with the node's num_heads / kv_num_heads attributes, and input '{input}' does not (its dimension "
+        "{dim} must be {value}). The past key and value caches must be (batch_size, num_heads or "
+        "kv_num_heads, past_sequence_length, head_size), the BNSH layout, and query, key and value share the "
+        "batch and sequence sizes: a cache built for another layout or head count, a batch size that differs "
+        "between the feeds, or a node fused with another num_heads than the model has breaks that.",
+        "Print session.get_inputs() and feed '{input}' with the shape listed there: build past_key and "
+        "past_value as (batch, kv heads, past length, head size), with the batch of the query (zeros of past "
+        "length 0 for the first step), and pass the present outputs back as the next step's past. If the "
+        "feeds are right, the node was fused with the wrong head count: optimize the original model again "
+        "(onnxruntime.transformers.optimizer with its real num_heads and hidden_size); for an "
+        "onnxruntime-genai model, let its generator feed the cache as genai_config.json describes it.",
+        "microsoft/onnxruntime: onnxruntime/contrib_ops/cpu/bert/multihead_attention_helper.h and "
+        "group_query_attention_helper.h (CheckInputs: \"Input 'past_key' dimension 0 should be batch_size, "
+        "got \", \"Input 'query' and 'key' shall have same dim 0 (batch size)\")",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
         "ort-skip-layernorm-shape",
         ("onnxruntime",),
         "skip is expected to have same shape as input",

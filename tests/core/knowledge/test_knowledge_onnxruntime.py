@@ -116,6 +116,8 @@ node, and with a traceback around it.  The advice must carry what the message ga
 
 From s22e: onnxruntime ``core/graph/model.cc`` ("system error number"), ``core/session/inference_session.cc``
 (ORT format version); Python's import system (a shadowing file).
+From s23g: contrib_ops/cpu/bert/multihead_attention_helper.h, group_query_attention_helper.h (CheckInputs);
+onnxruntime-genai src/generators.cpp, src/models/model.cpp, src/models/onnxruntime_api.h.
 """
 
 from __future__ import annotations
@@ -486,6 +488,34 @@ CASES = [
         "tensor(float) in node (zz_add).",
         "onnxruntime-type-parameter-input-format-bound",
         ("zz_add", "tensor(double)", "tensor(float)", "float64"),
+    ),
+    # ---- s23g: onnxruntime-genai src/generators.cpp, src/models/model.cpp, src/models/onnxruntime_api.h ----
+    (
+        "onnxruntime_genai.RuntimeError: max_length (6000) cannot be greater than model context_length "
+        "(3000)",
+        "onnxruntime-s23g-genai-length-limit",
+        ("6000", "model.context_length: 3000", "set_search_options(max_length="),
+    ),
+    (
+        "RuntimeError: input_ids size (5120) + current sequence length (0) exceeds max length (2048)",
+        "onnxruntime-s23g-genai-length-limit",
+        ("5120", "2048", "RewindTo(0)"),
+    ),
+    (
+        "RuntimeError: Model input was not found: zz_position_ids",
+        "onnxruntime-s23g-genai-model-io-not-found",
+        ("input zz_position_ids", "onnxruntime_genai.models.builder"),
+    ),
+    (
+        "RuntimeError: Failed to load onnxruntime. Set ORTGENAI_LOG_ORT_LIB envvar to enable detailed "
+        "logging.",
+        "onnxruntime-s23g-genai-ort-library-not-loaded",
+        ("libonnxruntime.so", "onnxruntime-gpu", "ORTGENAI_LOG_ORT_LIB=1"),
+    ),
+    (
+        "RuntimeError: num_beams (48) must be in [1, 32]",
+        "onnxruntime-s23g-genai-search-option-range",
+        ("num_beams", "48", "32", "num_return_sequences <= num_beams"),
     ),
 ]
 
@@ -1268,3 +1298,39 @@ def test_trt_ep_shape_outside_profile_answers_both_orders(kb: KnowledgeBase) -> 
             clause="ort-trt-ep-shape-outside-profile",
         )
         assert top.entry.family == "onnxruntime"
+
+
+# s23g: the fused attention operators' input-dimension checks (onnxruntime contrib_ops/cpu/bert
+# multihead_attention_helper.h and group_query_attention_helper.h, CheckInputs), inside the kernel envelope
+ATTENTION_DIMS = [
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "GroupQueryAttention node. Name:'zz/attn_4' Status Message: Input 'past_key' dimension 0 should be "
+        "batch_size, got 3",
+        ("zz/attn_4", "GroupQueryAttention", "'past_key'", "dimension 0 must be batch_size", "get_inputs()"),
+    ),
+    (
+        "Non-zero status code returned while running MultiHeadAttention node. Name:'zz_mha' Status Message: "
+        "Input 'past_value' dimension 1 should be same as number of heads, got 6",
+        ("zz_mha", "'past_value'", "number of heads", "num_heads and hidden_size"),
+    ),
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
+        "MultiHeadAttention node. Name:'zz_mha_2' Status Message: Input 'query' and 'key' shall have same "
+        "dim 0 (batch size)",
+        ("zz_mha_2", "'query'", "dimension 0 must be batch size"),
+    ),
+    (
+        "Non-zero status code returned while running MultiHeadAttention node. Name:'zz_mha_3' Status "
+        "Message: Input 'key' and 'value' shall have the same dim 1 (kv_sequence_length)",
+        ("zz_mha_3", "'key'", "dimension 1 must be kv_sequence_length"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "named"), ATTENTION_DIMS)
+def test_an_attention_input_dimension_check_is_answered_by_its_clause(
+    kb: KnowledgeBase, message: str, named: tuple[str, ...]
+) -> None:
+    top = assert_answered(kb, message, named, clause="ort-contrib-attention-input-dims")
+    assert top.entry.family == "onnxruntime"

@@ -103,6 +103,9 @@ NVIDIA's answers in NVIDIA/TensorRT#2098 and #1866 (the Jetson device table).  N
 own.
 From s22g: Torch-TensorRT's TorchScript operator-support check (pytorch/TensorRT
 core/conversion/conversion.cpp).
+From s23g: samples/common/sampleOptions.cpp (trtexec's option values), onnx/onnx-tensorrt#759,
+open-mmlab/mmdeploy#1958, pytorch/TensorRT#1995,
+TensorRT-LLM's llmRequest.h.
 """
 
 from __future__ import annotations
@@ -315,6 +318,51 @@ CASES = [
         "[E] [TRT] ../builder/zzGraph.cpp (55) - Assertion Error in addZz: 0 (zz.ok())",
         "tensorrt-s22-assertion-error-in-function",
         ("zz.ok()", "addZz", "../builder/zzGraph.cpp (55)"),
+    ),
+    # ---- s23g: TensorRT 10's Myelin autotuning allocation (onnx/onnx-tensorrt#759's form), a layer's inputs
+    # of two types (open-mmlab/mmdeploy#1958, pytorch/TensorRT#1995), trtexec's option values
+    # (samples/common/sampleOptions.cpp) ----
+    (
+        "[E] [TRT] 1: [zzBuilder.cpp::operator()::12] Error Code 1: Myelin ([zz_graph.cpp:create:34] "
+        "autotuning: User allocator error allocating 4242-byte buffer)",
+        "tensorrt-s23g-myelin-autotuning-allocation",
+        ("4242 bytes", "--memPoolSize=workspace"),
+    ),
+    (
+        "[W] [TRT] Skipping tactic 0 due to Myelin error: autotuning: CUDA error 3 allocating 0-byte "
+        "buffer: ",
+        "tensorrt-s23g-myelin-autotuning-allocation",
+        ("CUDA error 3", "cudaErrorInitializationError", "support matrix"),
+    ),
+    (
+        "ITensor::getDimensions: Error Code 4: API Usage Error (zz/Concat_7: concat input tensors 0 and 2 "
+        "have incompatible types Int64 and Int32)",
+        "tensorrt-s23g-layer-input-types-incompatible",
+        ("zz/Concat_7", "Int64", "Int32", "Cast"),
+    ),
+    (
+        "[TRT] [E] 4: [elementWiseLayer.cpp::validate::36] Error Code 4: Internal Error (zz_add_3: operation "
+        "SUM has incompatible input types Int32 and Float)",
+        "tensorrt-s23g-layer-input-types-incompatible",
+        ("zz_add_3", "Int32", "Float", "add_cast"),
+    ),
+    (
+        "[11/30/2026-10:00:00] [E] Unknown tactic source: CUBLAS_LT",
+        "tensorrt-s23g-trtexec-option-value-unknown",
+        ("CUBLAS_LT", "tactic source", "EDGE_MASK_CONVOLUTIONS"),
+    ),
+    (
+        "[E] Unknown useRuntime: zzlean",
+        "tensorrt-s23g-trtexec-option-value-unknown",
+        ("zzlean", "useRuntime", "--useRuntime=full|dispatch|lean"),
+    ),
+    # TensorRT-LLM cpp/include/tensorrt_llm/batch_manager/llmRequest.h (LlmRequest::validate)
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: Prompt length (3333) exceeds maximum input length (1024). "
+        "Set log level to info and check TRTGptModel logs for how maximum input length is set "
+        "(/zz/cpp/include/tensorrt_llm/batch_manager/llmRequest.h:12)",
+        "tensorrt-s23g-trtllm-prompt-exceeds-max-input-len",
+        ("3333", "1024", "--max_input_len 3333"),
     ),
 ]
 
