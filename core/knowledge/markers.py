@@ -964,6 +964,9 @@ _OPENVINO: Markers = (
     ("-- conversion is failed for:", STRONG),
     ("program build failed(", STRONG),
     ("can't choose implementation for", MEDIUM),
+    # openvino_tokenizers' exception class (python/openvino_tokenizers/utils.py: OVTypeError), raised by its
+    # Hugging Face tokenizer parser (hf_parser.py) without the package's name in the message line
+    ("ovtypeerror", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

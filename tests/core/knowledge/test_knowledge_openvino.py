@@ -108,7 +108,8 @@ convert_model's arguments and input objects (tools/ovc/openvino/tools/ovc/conver
 OpenVINO names that mark a message as OpenVINO's.
 
 From s23e: openvino's frontends (common, onnx, pytorch, tensorflow), tools/mo, the CPU/GPU plugins' node and
-kernel errors, the NPU routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO's).
+kernel errors, openvino_tokenizers (__init__.py, hf_parser.py), the NPU routing (the NPU's driver texts stay
+Intel NPU's, core texts through it OpenVINO's).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
@@ -778,6 +779,19 @@ CASES = [
         "Program build failed(0_part_7):\n12:40:3: error: use of undeclared identifier 'fancy_var'",
         "openvino-gpu-program-build-failed",
         ("compute runtime",),
+    ),
+    # openvinotoolkit/openvino_tokenizers python/openvino_tokenizers/__init__.py (the binary check)
+    (
+        "OpenVINO and OpenVINO Tokenizers versions are not binary compatible.\n"
+        "OpenVINO version:            2031.1.0-12345\nOpenVINO Tokenizers version: 2031.2.0.0\n",
+        "openvino-s23e-tokenizers-binary-incompatible",
+        ("2031.1.0-12345", "2031.2.0.0", "pip install -U openvino openvino-tokenizers"),
+    ),
+    # openvinotoolkit/openvino_tokenizers python/openvino_tokenizers/hf_parser.py (the tokenizer.json steps)
+    (
+        "openvino_tokenizers.utils.OVTypeError: Normalizer type 'FancyNorm' is not supported",
+        "openvino-s23e-tokenizers-hf-step-unsupported",
+        ("Normalizer", "FancyNorm", "use_fast=True"),
     ),
 ]
 
