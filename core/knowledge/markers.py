@@ -967,6 +967,10 @@ _OPENVINO: Markers = (
     # openvino_tokenizers' exception class (python/openvino_tokenizers/utils.py: OVTypeError), raised by its
     # Hugging Face tokenizer parser (hf_parser.py) without the package's name in the message line
     ("ovtypeerror", STRONG),
+    # the 2019-2021 Inference Engine's constant folding (inference-engine/src/legacy_api/src/
+    # graph_transformer.cpp: "Failed to find reference implementation for `<name>` Layer with `<type>` Type on
+    # constant propagation"), whose message names no tool
+    ("type on constant propagation", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -108,8 +108,8 @@ convert_model's arguments and input objects (tools/ovc/openvino/tools/ovc/conver
 OpenVINO names that mark a message as OpenVINO's.
 
 From s23e: openvino's frontends (common, onnx, pytorch, tensorflow), tools/mo, the CPU/GPU plugins' node and
-kernel errors, openvino_tokenizers (__init__.py, hf_parser.py), the NPU routing (the NPU's driver texts stay
-Intel NPU's, core texts through it OpenVINO's).
+kernel errors, openvino_tokenizers (__init__.py, hf_parser.py), the old IE's constant folding, the NPU
+routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO's).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
@@ -792,6 +792,13 @@ CASES = [
         "openvino_tokenizers.utils.OVTypeError: Normalizer type 'FancyNorm' is not supported",
         "openvino-s23e-tokenizers-hf-step-unsupported",
         ("Normalizer", "FancyNorm", "use_fast=True"),
+    ),
+    # openvino (2019-2021) inference-engine/src/legacy_api/src/graph_transformer.cpp (ConstTransformer)
+    (
+        "Failed to find reference implementation for `Mul_77` Layer with `FancyNorm` Type on constant "
+        "propagation",
+        "openvino-s23e-ie-const-propagation-no-reference",
+        ("Mul_77", "FancyNorm", "onnxsim"),
     ),
 ]
 
