@@ -945,6 +945,32 @@ _OPENVINO: Markers = (
     ("loading the model to the device", MEDIUM),
     ("loading model to the plugin", MEDIUM),
     ("[modelmanager]", MEDIUM),
+    # Session s23e: the frontends' exception classes as they print them (src/frontends/common/include/
+    # openvino/frontend/exception.hpp: "FrontEnd API failed with GeneralFailure|InitializationFailure|
+    # OpValidationFailure|OpConversionFailure|NotImplementedFailure: "), the ONNX frontend's translation
+    # errors (src/frontends/onnx/frontend/src/core/graph.cpp: "[ONNX Frontend] Conversion failed for
+    # <op>-<opset>", utils/common.cpp: "Errors during ONNX translation:"), the TFLite frontend's prefix, the
+    # PyTorch/JAX frontends' per-node failure (translate_session.cpp: "Exception happened during conversion
+    # of operation <op> with schema ..."), the unconverted-operations summary (src/frontends/common/src/
+    # unconverted_ops_report.cpp: "-- Conversion is failed for: ") and the GPU plugin's kernels cache and
+    # implementation choice (src/plugins/intel_gpu/src/runtime/kernels_cache.cpp: "Program build
+    # failed(<n>_part_<m>)", graph/include/primitive_type_base.h: "[GPU] Can't choose implementation for
+    # <id> node (type=<t>)").
+    ("frontend api failed with", STRONG),
+    ("[onnx frontend] conversion failed for", STRONG),
+    ("errors during onnx translation", STRONG),
+    ("[tensorflow lite frontend]", STRONG),
+    ("exception happened during conversion of operation", STRONG),
+    ("-- conversion is failed for:", STRONG),
+    ("program build failed(", STRONG),
+    ("can't choose implementation for", MEDIUM),
+    # openvino_tokenizers' exception class (python/openvino_tokenizers/utils.py: OVTypeError), raised by its
+    # Hugging Face tokenizer parser (hf_parser.py) without the package's name in the message line
+    ("ovtypeerror", STRONG),
+    # the 2019-2021 Inference Engine's constant folding (inference-engine/src/legacy_api/src/
+    # graph_transformer.cpp: "Failed to find reference implementation for `<name>` Layer with `<type>` Type on
+    # constant propagation"), whose message names no tool
+    ("type on constant propagation", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
@@ -1627,6 +1653,9 @@ _NEUROPILOT: Markers = (
 )
 _INTEL_NPU: Markers = (
     ("intel_npu_acceleration_library", STRONG),
+    # its package name as pip and its own messages spell it (intel/intel-npu-acceleration-library
+    # backend/bindings.py: "Platform <p> is not supported for intel-npu-acceleration-library library")
+    ("intel-npu-acceleration-library", STRONG),
     ("[npu_compiler]", STRONG),
     ("vpux", STRONG),
     ("ze_result_error", STRONG),
