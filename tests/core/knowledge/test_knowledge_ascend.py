@@ -569,6 +569,14 @@ CASES = [
     ),
     ("ErrorNo: 1343225857(Parameter invalid!)", "ascend-s23b-ge-param-invalid", ("PARAM_INVALID", "E10001")),
     ("ErrorNo: 4294967295(failed)", "ascend-s23b-ge-failed", ("0xFFFFFFFF",)),
+    # Ascend/pytorch torch_npu/csrc/distributed/ProcessGroupHCCL.cpp (TORCH_CHECK ... DIST_ERROR)
+    (
+        "RuntimeError: Tensor list operands to scatter/gather must have the same length"
+        + PTA
+        + "ERR02001 DIST invalid parameter",
+        "torch-npu-s23b-hccl-collective-tensor-check",
+        ("Tensor list operands to scatter/gather must have the same length", ".contiguous()"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -953,3 +961,10 @@ def test_a_ge_errorno_without_its_own_entry_is_read_by_the_ge_scheme_card(kb: Kn
     assert dict(top.captures) == {"value": "1343250437", "detail": "Failed to GenerateTask."}
     assert "1343250437" in top.cause and "Failed to GenerateTask." in top.cause
     assert "ge:0x50106005" in top.codes
+
+
+def test_a_collective_tensor_check_needs_torch_npu_dist_code_after_it(kb: KnowledgeBase) -> None:
+    """PyTorch's own process groups print 'Tensors must be contiguous' too: without torch_npu's DIST code
+    line after it the HCCL entry does not answer."""
+    top = kb.lookup("RuntimeError: Tensors must be contiguous", top=1)
+    assert not top or top[0].entry.id != "torch-npu-s23b-hccl-collective-tensor-check"
