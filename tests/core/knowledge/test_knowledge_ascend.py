@@ -101,6 +101,9 @@ code is <n>``).  The texts below are the vendors' line forms with made-up names.
 From s22d: Ascend/pytorch torch_npu/csrc (NPUQueue.cpp, OptionsManager.cpp, NPUAllocatorConfig.cpp,
 OpPreparation.cpp), mindspore-ai/mindspore lite/ (errorcode.h, converter.cc, python/api/model.py), Ascend/msit
 (debug/compare msquickcmp/common/utils.py), ATB's include/atb/types.h and Ascend/op-plugin's AtbCommon.cpp.
+
+From s23b: hicann/opbase src/nnopbase (aclnn's tiling, binary and dtype checks, EZ1006/EZ1008/EZ1010) and
+mindspore-ai/graphengine's ge_inner_error_codes.h (GE's decimal ErrorNo forms).
 """
 
 from __future__ import annotations
@@ -503,6 +506,77 @@ CASES = [
         "ascend-s22d-atb-speed-operation-null",
         ("MyLinear", "create operation fail"),
     ),
+    # ---- s23b: hicann/opbase src/nnopbase (indv_executor.cpp, composite_op/aclnn_engine/op_kernel.h,
+    # common/inc/nnopbase_error_msg.h), the ops' op_host *_tiling.cpp [FUNC][FILE] lines, and
+    # mindspore-ai/graphengine inc/framework/common/ge_inner_error_codes.h (GE ErrorNo decimals) ----
+    (
+        "EZ9999: Inner Error!\nEZ9999: [PID: 11] 2026-01-01-00:00:00.000.000 Input y shape invalid, "
+        "shape is not equal x shape.[FUNC:CheckShapes][FILE:zq_norm_tiling.cpp][LINE:17]",
+        "ascend-s23b-op-tiling-check",
+        ("Input y shape invalid, shape is not equal x shape.", "CheckShapes", "zq_norm_tiling.cpp"),
+    ),
+    (
+        "RuntimeError: call aclnnZqNorm failed, detail:EZ9999: Inner Error!\n"
+        "EZ9999[PID: 5] 2026-01-01-00:00:00.000.000 AclNN_Inner_Error(EZ9999):  "
+        "ZqNorm do tiling failed, ret is -1.\n"
+        "        TraceBack (most recent call last):\n       Check NnopbaseExecutorDoTiling(executor) failed",
+        "ascend-s23b-aclnn-do-tiling-failed",
+        ("ZqNorm", "_tiling.cpp"),
+    ),
+    (
+        "EZ1008: Failed to execute operator aclnnZqNorm. Reason: Failed to execute tiling function.",
+        "ascend-s23b-aclnn-do-tiling-failed",
+        ("aclnnZqNorm",),
+    ),
+    (
+        "EZ9999: Inner Error!\nEZ9999: [PID: 1] Op ZqOp does not has any binary.",
+        "ascend-s23b-aclnn-op-no-binary",
+        ("ZqOp", "ASCEND_OPP_PATH"),
+    ),
+    (
+        "EZ9999: Inner Error!\nEZ9999[PID: 7] Io input dtype or format is not supported, "
+        "get io input info is x(DT_INT8, ND) y(DT_FLOAT, ND) but supported list is:",
+        "ascend-s23b-aclnn-io-dtype-format-unsupported",
+        ("x(DT_INT8, ND) y(DT_FLOAT, ND)", "SupportInfo"),
+    ),
+    (
+        "EZ9999: Inner Error!\nEZ9999[PID: 7] Op ZqOp not support soc version Ascend310P3.",
+        "ascend-s23b-aclnn-op-soc-unsupported",
+        ("ZqOp", "Ascend310P3"),
+    ),
+    (
+        "EZ1006: Operator aclnnZq does not support data type DT_INT16. The supported data type range is "
+        "[DT_FLOAT, DT_FLOAT16].",
+        "ascend-s23b-EZ1006-dtype-unsupported",
+        ("aclnnZq", "DT_INT16", "DT_FLOAT16"),
+    ),
+    (
+        "EZ1010: Value 9 for parameter zqDim is invalid. Reason: it must be smaller than 8.",
+        "ascend-s23b-EZ1010-invalid-parameter-value",
+        ("9", "zqDim", "it must be smaller than 8"),
+    ),
+    (
+        "[ERROR] GE(1,zq):2026-01-01-00:00:00.000.000 [graph_prepare.cc:1]1 InferShape: ErrorNo: "
+        "1343242270(Prepare Graph infershape failed) [Call][InferShape] failed",
+        "ascend-s23b-ge-graph-infershape-failed",
+        ("GE_GRAPH_INFERSHAPE_FAILED", "1343242270", "--input_shape"),
+    ),
+    (
+        "GenerateModel: ErrorNo: 1343266819(Graph manager build graph failed.) "
+        "[COMP][DEFAULT]Build model failed.",
+        "ascend-s23b-ge-build-graph-failed",
+        ("1343266819", "first error"),
+    ),
+    ("ErrorNo: 1343225857(Parameter invalid!)", "ascend-s23b-ge-param-invalid", ("PARAM_INVALID", "E10001")),
+    ("ErrorNo: 4294967295(failed)", "ascend-s23b-ge-failed", ("0xFFFFFFFF",)),
+    # Ascend/pytorch torch_npu/csrc/distributed/ProcessGroupHCCL.cpp (TORCH_CHECK ... DIST_ERROR)
+    (
+        "RuntimeError: Tensor list operands to scatter/gather must have the same length"
+        + PTA
+        + "ERR02001 DIST invalid parameter",
+        "torch-npu-s23b-hccl-collective-tensor-check",
+        ("Tensor list operands to scatter/gather must have the same length", ".contiguous()"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -876,3 +950,21 @@ def test_hccl_code_is_not_a_neighbour_code(kb: KnowledgeBase) -> None:
     """``error code is 19`` names HCCL_E_NETWORK, not HCCL_E_PARA (1) whose number starts it."""
     text = "HCCL function error: HcclBroadcast(buf, count, type, root, comm, stream), error code is 19"
     assert kb.lookup(text, top=1)[0].entry.id == "ascend-hccl-e-network"
+
+
+def test_a_ge_errorno_without_its_own_entry_is_read_by_the_ge_scheme_card(kb: KnowledgeBase) -> None:
+    """mindspore-ai/graphengine ge_inner_error_codes.h: a decimal ErrorNo with no entry of its own is answered
+    by GE's scheme card, which names the number and GE's description as printed (not the family card)."""
+    text = "[ERROR] GE(1,zq):2026 [zq.cc:1]1 Zq: ErrorNo: 1343250437(Failed to GenerateTask.) [Zq] failed"
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "ascend-s23b-ge-errorno"
+    assert dict(top.captures) == {"value": "1343250437", "detail": "Failed to GenerateTask."}
+    assert "1343250437" in top.cause and "Failed to GenerateTask." in top.cause
+    assert "ge:0x50106005" in top.codes
+
+
+def test_a_collective_tensor_check_needs_torch_npu_dist_code_after_it(kb: KnowledgeBase) -> None:
+    """PyTorch's own process groups print 'Tensors must be contiguous' too: without torch_npu's DIST code
+    line after it the HCCL entry does not answer."""
+    top = kb.lookup("RuntimeError: Tensors must be contiguous", top=1)
+    assert not top or top[0].entry.id != "torch-npu-s23b-hccl-collective-tensor-check"

@@ -80,3 +80,39 @@ def test_an_envelope_cut_before_its_node_name_still_names_the_op(
     assert not any(name == "reason" for name, _ in top.captures)
     if "FAIL" in prefix:
         assert "ort:1" in {c for m in ranked for c in m.codes}
+
+
+CATCH_ALL = "EZ9999: Inner Error!\nEZ9999: [PID: 3] 2026-01-01-00:00:00.000.000 {reason}"
+
+
+def test_a_catch_all_ascend_code_answers_after_the_reason_its_block_carries(kb: KnowledgeBase) -> None:
+    """hicann/opbase: under CANN's catch-all EZ9999 the block's own line says why; the entry that reads it
+    answers first, the code card comes after it and the code stays in the answer."""
+    ranked = kb.lookup(CATCH_ALL.format(reason="Op ZqOp does not has any binary."), top=3)
+    assert ranked[0].entry.id == "ascend-s23b-aclnn-op-no-binary"
+    assert ("op_type", "ZqOp") in ranked[0].captures
+    assert "ascend:EZ9999" in ranked[0].codes
+    assert "ascend-EZ9999" in [m.entry.id for m in ranked[1:]]
+
+
+def test_a_catch_all_ascend_code_stays_first_without_a_reason_it_knows(kb: KnowledgeBase) -> None:
+    top = kb.lookup(CATCH_ALL.format(reason="zq qv wx kj happened"), top=1)[0]
+    assert top.entry.id == "ascend-EZ9999"
+
+
+def test_the_op_tiling_check_answers_before_the_line_that_reports_tiling_failed(kb: KnowledgeBase) -> None:
+    """The op's own tiling check (its op_host *_tiling.cpp line) says why; nnopbase's 'do tiling failed'
+    (level context) only says that tiling refused, and answers alone when no check line is printed."""
+    text = CATCH_ALL.format(
+        reason="Input y shape invalid, shape is not equal x shape."
+        "[FUNC:CheckShapes][FILE:zq_norm_tiling.cpp][LINE:9]"
+        "\n        TraceBack (most recent call last):\n       ZqNorm do tiling failed, ret is -1."
+    )
+    ranked = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ranked[:3] == [
+        "ascend-s23b-op-tiling-check",
+        "ascend-s23b-aclnn-do-tiling-failed",
+        "ascend-EZ9999",
+    ]
+    alone = kb.lookup(CATCH_ALL.format(reason="ZqNorm do tiling failed, ret is -1."), top=1)[0]
+    assert alone.entry.id == "ascend-s23b-aclnn-do-tiling-failed" and ("op_type", "ZqNorm") in alone.captures
