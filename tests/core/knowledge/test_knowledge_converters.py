@@ -68,7 +68,8 @@ backend's allocation failures (source/backend/opencl/core/OpenCLBackend.cpp).
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
 From s23f: MNNConvert's Extra-op rewrite, TF constant-input and model-file texts, pymnn's argument checks,
-the runtime's constant folding (alibaba/MNN tools/converter, pymnn/src, source/geometry).
+the runtime's constant folding (alibaba/MNN tools/converter, pymnn/src, source/geometry); pnnx's reshape
+to more than 4 ncnn dimensions (Tencent/ncnn tools/pnnx/src/pass_ncnn).
 """
 
 from __future__ import annotations
@@ -164,6 +165,12 @@ CASES = [
         "Const Folder Error in geometry for /encoder/Slice_12",
         "mnn-s23f-const-folder-error",
         ("/encoder/Slice_12", "geometry transform returned false"),
+    ),
+    # Tencent/ncnn tools/pnnx/src/pass_ncnn/Tensor_reshape.cpp, torch_flatten.cpp
+    (
+        "reshape to 6-rank physical tensor is not supported by ncnn runtime yet",
+        "ncnn-s23f-pnnx-rank-too-high",
+        ("reshape", "6 dimensions", "at most 4"),
     ),
 ]
 
