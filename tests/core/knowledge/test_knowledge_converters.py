@@ -67,6 +67,9 @@ backend's allocation failures (source/backend/opencl/core/OpenCLBackend.cpp).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
+From s23f: MNNConvert's Extra-op rewrite, TF constant-input and model-file texts, pymnn's argument checks,
+the runtime's constant folding (alibaba/MNN tools/converter, pymnn/src, source/geometry); pnnx's reshape
+to more than 4 ncnn dimensions (Tencent/ncnn tools/pnnx/src/pass_ncnn).
 """
 
 from __future__ import annotations
@@ -120,6 +123,54 @@ CASES = [
         "OpenCL alloc image failed (STATIC), 4096x8192",
         "mnn-s21d-opencl-alloc-failed",
         ("image", "size 4096x8192", "Precision_Low"),
+    ),
+    # ---- s23f: alibaba/MNN tools/converter/source/optimizer/*extra/*ExtraManager.cpp, tfextra/*.cpp,
+    # onnx/onnxConverter.cpp, pymnn/src/util.h, source/geometry/GeometryComputerUtils.cpp ----
+    (
+        "Convert Onnx's Op /head/Expand_4 , type = Expand, failed, may be some node is not const",
+        "mnn-s23f-extra-op-rewrite-failed",
+        ("/head/Expand_4", "Expand", "Onnx", "onnxsim"),
+    ),
+    (
+        "Converte Tflite's Op tower/Tile , type = Tile, failed, may be some node is not const",
+        "mnn-s23f-extra-op-rewrite-failed",
+        ("tower/Tile", "Tflite"),
+    ),
+    (
+        "Don't support not const meanNode node",
+        "mnn-s23f-tf-input-not-const",
+        ("meanNode", "fold_constants"),
+    ),
+    (
+        "For net/block2/conv_b/Conv2D convolution weight is not const",
+        "mnn-s23f-tf-conv-weight-not-const",
+        ("net/block2/conv_b/Conv2D", "convert_variables_to_constants"),
+    ),
+    (
+        "[ERROR] Model file is not caffe model.",
+        "mnn-s23f-model-file-not-parsed",
+        ("caffe", "--prototxt"),
+    ),
+    (
+        "[ERROR] Invalid ONNX Model:/tmp/exports/empty_graph.onnx",
+        "mnn-s23f-model-file-not-parsed",
+        ("/tmp/exports/empty_graph.onnx", "onnx.checker"),
+    ),
+    (
+        "TypeError: concat require args: ([Var], int)",
+        "mnn-s23f-pymnn-require-args",
+        ("concat", "([Var], int)", "MNN.expr.const"),
+    ),
+    (
+        "Const Folder Error in geometry for /encoder/Slice_12",
+        "mnn-s23f-const-folder-error",
+        ("/encoder/Slice_12", "geometry transform returned false"),
+    ),
+    # Tencent/ncnn tools/pnnx/src/pass_ncnn/Tensor_reshape.cpp, torch_flatten.cpp
+    (
+        "reshape to 6-rank physical tensor is not supported by ncnn runtime yet",
+        "ncnn-s23f-pnnx-rank-too-high",
+        ("reshape", "6 dimensions", "at most 4"),
     ),
 ]
 

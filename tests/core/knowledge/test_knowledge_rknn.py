@@ -96,6 +96,8 @@ wheel (rknnlite/api/rknn_lite.py and the strings of rknnlite/api/rknn_runtime.*.
 the format string filled with names and numbers of our choosing, never an evaluation message.
 From s22g: the rknn-toolkit2 2.5.0 wheel's API, board-connection, quantizer and graph-rule texts (the
 compressed string tables of rknn/api/rknn_base, rknn_platform, quantizer and rules/*.so).
+From s23f: the rknn-toolkit2 2.5.0 wheel's compiler (rknn/api/lib/linux-x86_64/librknnc.so strings): CPU
+fallbacks, ONNX import, constant-only operators, asymmetric pads.
 """
 
 from __future__ import annotations
@@ -450,6 +452,35 @@ CASES = [
         "in rknn model for performance!",
         "rknn-s22g-io-changed-for-performance",
         ("box_out", "shape", "rknn_query"),
+    ),
+    # ---- s23f: rknn-toolkit2 2.5.0 wheel, rknn/api/lib/linux-x86_64/librknnc.so (format strings) ----
+    (
+        "W RKNN: [08:09:10.111] GreaterOrEqual: meet unsupport input elems: 6 vs 2, fallback to cpu",
+        "rknn-s23f-compiler-op-cpu-fallback",
+        ("GreaterOrEqual", "meet unsupport input elems: 6 vs 2", "eval_perf"),
+    ),
+    (
+        "W RKNN: [08:09:10.111] Compiler: LayerNorm: Shape not support Target:NPU, "
+        "turn to Target:CPU implement.",
+        "rknn-s23f-compiler-op-cpu-fallback",
+        ("LayerNorm", "RKNN_Compiler_Support_Operator_List"),
+    ),
+    (
+        "E RKNN: [08:09:10.111] Cannot import onnx model, got exception from ONNX: Unrecognized attribute: "
+        "mode for operator GridSample",
+        "rknn-s23f-compiler-onnx-import",
+        ("import onnx model", "Unrecognized attribute: mode for operator GridSample", "onnx.checker"),
+    ),
+    (
+        "E RKNN: [08:09:10.111] Meet unsupported sub operator with two constant inputs for rknpu!",
+        "rknn-s23f-compiler-two-constant-inputs",
+        ("sub", "onnxsim"),
+    ),
+    (
+        "E RKNN: [08:09:10.111] Build op:/stem/pool/MaxPool error, Unspport asymmetric pad, when top pad(0) "
+        "+ height(2) < height kernelsize(3)",
+        "rknn-s23f-compiler-asymmetric-pad",
+        ("/stem/pool/MaxPool", "top pad(0) + height(2) < height kernelsize(3)"),
     ),
 ]
 

@@ -60,6 +60,8 @@ Each case is the source's own format string with made-up names and values filled
 the entry that answers it, and the parts of the message its advice must name.
 From s22g: TFLite's delegate providers (tensorflow/lite/tools/delegates/*_delegate_provider.cc) when a
 delegate cannot be created.
+From s23f: the built-in kernels' type checks (tensorflow/lite/kernels/*.cc TF_LITE_KERNEL_LOG texts, the
+tflite-runtime 2.14.0 wheel's strings) and the Python wrapper's set_tensor before allocate_tensors.
 """
 
 from __future__ import annotations
@@ -282,6 +284,27 @@ CASES = [
         "INFO: GPU acceleration is unsupported on this platform.",
         "tflite-s22g-delegate-unavailable",
         ("GPU delegate", "--use_xnnpack"),
+    ),
+    # ---- s23f: tensorflow/lite/kernels/*.cc (TF_LITE_KERNEL_LOG type checks), interpreter_wrapper.cc ----
+    (
+        "ERROR: Type FLOAT16 is currently not supported by StridedSlice.",
+        "tflite-s23f-kernel-dtype-unsupported",
+        ("StridedSlice", "FLOAT16", "representative_dataset"),
+    ),
+    (
+        "ERROR: Fill only currently supports int32, int64 for input 0, got 9.",
+        "tflite-s23f-kernel-only-supports",
+        ("Fill", "int32, int64 for input 0", "type 9", "9 INT8"),
+    ),
+    (
+        "ERROR: Only float32, uint8 and int8 are supported currently, got INT64.",
+        "tflite-s23f-kernel-only-types-supported",
+        ("float32, uint8 and int8", "INT64", "tf.cast"),
+    ),
+    (
+        "ValueError: Cannot set tensor: Tensor is unallocated. Try calling allocate_tensors() first",
+        "tflite-s23f-set-tensor-unallocated",
+        ("allocate_tensors()", "resize_tensor_input"),
     ),
 ]
 
