@@ -640,6 +640,23 @@ CASES = [
         "qualcomm-s23d-converter-op-form-unsupported",
         ("Unsupported data layout ZZHW", "--op_package_config"),
     ),
+    # s23d: quic/aimet at c51b284b: aimet_onnx/quantsim.py _export_encodings, aimet_torch/meta/connectedgraph.py,
+    # aimet_torch/_base/quantsim.py's input checks
+    (
+        "NotImplementedError: Encoding version 0.9.9 not in set of valid encoding versions {'0.6.1', '1.0.0'}.",
+        "qualcomm-s23d-aimet-encoding-version-invalid",
+        ("0.9.9", "{'0.6.1', '1.0.0'}", "aimet_common.quantsim.encoding_version"),
+    ),
+    (
+        "RuntimeError: Couldn't find corresponding JIT trace for modules: zz_head, zz_head.proj",
+        "qualcomm-s23d-aimet-jit-trace-missing-modules",
+        ("zz_head, zz_head.proj", "prepare_model"),
+    ),
+    (
+        "ValueError: float data_type can only be used when default_output_bw set to 16 or 32, not 4",
+        "qualcomm-s23d-aimet-float-bitwidth",
+        ("default_output_bw=4", "QuantizationDataType.int"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
