@@ -339,7 +339,8 @@ def test_doubled_backslashes_of_an_escaped_path_are_read_as_written() -> None:
         # QNN SDK SampleApp src/Log/LogUtils.cpp logDefaultCallback: "%8.1fms [%-7s] " (qnn-net-run's form)
         "    12.5ms [ ERROR ] Zz graph could not be built",
         "   130.0ms [WARNING] zz tensor name changed\n    131.2ms [ ERROR ] Zz failed",
-        # QAIRT converters' logger, common/utils/converter_utils.py: '%(asctime)s - %(lineno)d - %(levelname)s - '
+        # QAIRT converters' logger, common/utils/converter_utils.py:
+        # '%(asctime)s - %(lineno)d - %(levelname)s - '
         "2030-02-03 04:05:06,789 - 411 - ERROR - Zz node has a form of its own",
         "2030-02-03 04:05:06,789 - 88 - DEBUG_3 - zz\n2030-02-03 04:05:07,001 - 240 - ERROR - Zz failed",
     ],

@@ -116,8 +116,8 @@ From s22b: qai_hub 0.56.0's client.py/api_utils.py, executorch's backends/qualco
 converter code_to_message.py and ONNX translations (zhiyuan8/qnn 24eb410), onnxruntime-qnn 2.7.0's EP,
 Genie and QnnHtp strings.
 
-From s23d: the QNN SDK 2.26 SampleApp (DynamicLoadUtil.cpp, Log/LogUtils.cpp; zhangyao23/-1 d76bc90) and QAIRT's
-converter translations and logger (zhiyuan8/qnn 24eb410).
+From s23d: the QNN SDK 2.26 SampleApp (DynamicLoadUtil.cpp, Log/LogUtils.cpp; zhangyao23/-1 d76bc90), QAIRT's
+converter translations and logger (zhiyuan8/qnn 24eb410), quic/aimet (c51b284b).
 """
 
 from __future__ import annotations
@@ -603,13 +603,14 @@ CASES = [
     # "%8.1fms [%-7s] " from src/Log/LogUtils.cpp) and QAIRT's converters (zhiyuan8/qnn 24eb410: the
     # translations' raise texts, logged "<time>,<ms> - <line> - ERROR - Encountered Error: <text>")
     (
-        "     0.4ms [ ERROR ] Unable to load backend. pal::dynamicloading::dlError(): libQnnZz.so: cannot open "
-        "shared object file: No such file or directory",
+        "     0.4ms [ ERROR ] Unable to load backend. pal::dynamicloading::dlError(): libQnnZz.so: "
+        "cannot open shared object file: No such file or directory",
         "qualcomm-s23d-qnn-tool-load-backend",
         ("libQnnZz.so: cannot open shared object file", "--backend", "LD_LIBRARY_PATH"),
     ),
     (
-        "     3.0ms [ ERROR ] Unable to load model. pal::dynamicloading::dlError(): ./libzz_net.so: wrong ELF class",
+        "     3.0ms [ ERROR ] Unable to load model. pal::dynamicloading::dlError(): "
+        "./libzz_net.so: wrong ELF class",
         "qualcomm-s23d-qnn-tool-load-model-lib",
         ("./libzz_net.so: wrong ELF class", "qnn-model-lib-generator"),
     ),
@@ -640,10 +641,11 @@ CASES = [
         "qualcomm-s23d-converter-op-form-unsupported",
         ("Unsupported data layout ZZHW", "--op_package_config"),
     ),
-    # s23d: quic/aimet at c51b284b: aimet_onnx/quantsim.py _export_encodings, aimet_torch/meta/connectedgraph.py,
-    # aimet_torch/_base/quantsim.py's input checks
+    # s23d: quic/aimet at c51b284b: aimet_onnx/quantsim.py _export_encodings,
+    # aimet_torch/meta/connectedgraph.py, aimet_torch/_base/quantsim.py's input checks
     (
-        "NotImplementedError: Encoding version 0.9.9 not in set of valid encoding versions {'0.6.1', '1.0.0'}.",
+        "NotImplementedError: Encoding version 0.9.9 not in set of valid encoding versions "
+        "{'0.6.1', '1.0.0'}.",
         "qualcomm-s23d-aimet-encoding-version-invalid",
         ("0.9.9", "{'0.6.1', '1.0.0'}", "aimet_common.quantsim.encoding_version"),
     ),
