@@ -85,6 +85,8 @@ def _evidence(
         }
         for family, hits in _source_text(low).items():
             found.setdefault(family, []).extend(hits)
+        for family, hits in _log_forms(low).items():
+            found.setdefault(family, []).extend(hits)
     return {family: _summary(hits) for family, hits in found.items() if hits}
 
 
@@ -236,6 +238,36 @@ def _source_text(low: str) -> dict[str, list[tuple[int, int]]]:
             hits[family] = [(STRONG, first)]
         elif n >= medium:
             hits[family] = [(MEDIUM, first)]
+    return hits
+
+
+_QNN_TOOL_LOG = LazyPattern(r"(?<![\w.])\d{1,9}\.\dms \[(?: error |warning|  info | debug |verbose)\] ")
+"""The log line of QNN's command-line tools (qnn-net-run, qnn-context-binary-generator, qnn-sample-app: the
+SDK's examples/QNN/SampleApp/src/Log/LogUtils.cpp ``logDefaultCallback``, ``"%8.1fms [%-7s] "`` with the
+level padded to seven, " ERROR ", "WARNING", "  INFO ", " DEBUG ", "VERBOSE"): the milliseconds and the
+padded level together are that callback's own (OpenVINO's "[ ERROR ]" has no time before it)."""
+
+_QAIRT_PY_LOG = LazyPattern(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - \d{1,5} - (?:error|warning|info|debug(?:_[123])?|verbose) - "
+)
+"""The log line of the QAIRT / QNN / SNPE converters' Python logger (qti/aisw/converters/common/utils/
+converter_utils.py: ``'%(asctime)s - %(lineno)d - %(levelname)s - %(message)s'``, levels including its own
+DEBUG_1..3 and VERBOSE).  Other Python scripts use the same format, so it counts as a MEDIUM and a WEAK
+marker: it names Qualcomm on its own, and yields to any tool's STRONG marker in the same text (a user's
+script logging onnxruntime's error in this format is onnxruntime's)."""
+
+
+def _log_forms(low: str) -> dict[str, list[tuple[int, int]]]:
+    """Qualcomm's log-line forms that a literal marker cannot hold (a number before the level)."""
+    hits: dict[str, list[tuple[int, int]]] = {}
+    if "ms [" in low:
+        m = _QNN_TOOL_LOG.search(low, 0, MAX_TEXT)
+        if m:
+            hits["qualcomm"] = [(STRONG, m.start())]
+    if " - " in low and "qualcomm" not in hits:
+        m = _QAIRT_PY_LOG.search(low, 0, MAX_TEXT)
+        if m:
+            hits["qualcomm"] = [(MEDIUM, m.start()), (WEAK, m.start())]
     return hits
 
 

@@ -333,6 +333,31 @@ def test_doubled_backslashes_of_an_escaped_path_are_read_as_written() -> None:
     assert detect_families(text)[0] == "onnxruntime"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # QNN SDK SampleApp src/Log/LogUtils.cpp logDefaultCallback: "%8.1fms [%-7s] " (qnn-net-run's form)
+        "    12.5ms [ ERROR ] Zz graph could not be built",
+        "   130.0ms [WARNING] zz tensor name changed\n    131.2ms [ ERROR ] Zz failed",
+        # QAIRT converters' logger, common/utils/converter_utils.py:
+        # '%(asctime)s - %(lineno)d - %(levelname)s - '
+        "2030-02-03 04:05:06,789 - 411 - ERROR - Zz node has a form of its own",
+        "2030-02-03 04:05:06,789 - 88 - DEBUG_3 - zz\n2030-02-03 04:05:07,001 - 240 - ERROR - Zz failed",
+    ],
+)
+def test_qualcomm_tools_log_line_forms_name_qualcomm(text: str) -> None:
+    assert detect_families(text)[:1] == ["qualcomm"]
+
+
+def test_the_converter_log_form_yields_to_another_tools_strong_marker() -> None:
+    """The converters' Python log format is also a common script format: it names Qualcomm alone, not over a
+    tool's own marker in the logged text; OpenVINO's "[ ERROR ]" without QNN's milliseconds is not QNN's."""
+    text = "2030-02-03 04:05:06,789 - 52 - ERROR - [ONNXRuntimeError] : 1 : FAIL : zz"
+    assert detect_families(text)[0] == "onnxruntime"
+    assert "qualcomm" not in family_evidence("[ ERROR ] Zz failed")
+    assert "qualcomm" not in family_evidence("2030-02-03 04:05:06,789 - zz.mod - ERROR - Zz failed")
+
+
 def test_an_ort_error_code_name_counts_only_as_a_whole_word() -> None:
     assert "onnxruntime" not in family_evidence("resort_failed: retrying")
 

@@ -115,6 +115,9 @@ ours, the format string filled with names and numbers of our choosing, never an 
 From s22b: qai_hub 0.56.0's client.py/api_utils.py, executorch's backends/qualcomm (cff6f4dd), QAIRT's
 converter code_to_message.py and ONNX translations (zhiyuan8/qnn 24eb410), onnxruntime-qnn 2.7.0's EP,
 Genie and QnnHtp strings.
+
+From s23d: the QNN SDK 2.26 SampleApp (DynamicLoadUtil.cpp, Log/LogUtils.cpp; zhangyao23/-1 d76bc90), QAIRT's
+converter translations and logger (zhiyuan8/qnn 24eb410), quic/aimet (c51b284b).
 """
 
 from __future__ import annotations
@@ -595,6 +598,66 @@ CASES = [
         "  812.0ms [ ERROR ] Number of input elements 1536 does not match number of output elements 0.",
         "qualcomm-s22b-htp-reshape-element-count",
         ("1536", "--input_dim"),
+    ),
+    # s23d: the QNN SDK 2.26 SampleApp's src/Utils/DynamicLoadUtil.cpp (zhangyao23/-1 at d76bc90; its log line
+    # "%8.1fms [%-7s] " from src/Log/LogUtils.cpp) and QAIRT's converters (zhiyuan8/qnn 24eb410: the
+    # translations' raise texts, logged "<time>,<ms> - <line> - ERROR - Encountered Error: <text>")
+    (
+        "     0.4ms [ ERROR ] Unable to load backend. pal::dynamicloading::dlError(): libQnnZz.so: "
+        "cannot open shared object file: No such file or directory",
+        "qualcomm-s23d-qnn-tool-load-backend",
+        ("libQnnZz.so: cannot open shared object file", "--backend", "LD_LIBRARY_PATH"),
+    ),
+    (
+        "     3.0ms [ ERROR ] Unable to load model. pal::dynamicloading::dlError(): "
+        "./libzz_net.so: wrong ELF class",
+        "qualcomm-s23d-qnn-tool-load-model-lib",
+        ("./libzz_net.so: wrong ELF class", "qnn-model-lib-generator"),
+    ),
+    (
+        "Unable to load system library. pal::dynamicloading::dlError(): libQnnSystemZz.so: not found",
+        "qualcomm-s23d-qnn-tool-load-system-lib",
+        ("libQnnSystemZz.so: not found", "--system_library"),
+    ),
+    (
+        "     0.9ms [ ERROR ] Unable to access symbol [QnnInterface_getProviders]. "
+        "pal::dynamicloading::dlError(): undefined symbol: QnnInterface_getProviders",
+        "qualcomm-s23d-qnn-tool-symbol-missing",
+        ("QnnInterface_getProviders", "qnn-model-lib-generator"),
+    ),
+    (
+        "     1.1ms [ ERROR ] Failed to get interface providers: 0 interface providers.",
+        "qualcomm-s23d-qnn-tool-interface-providers",
+        ("same QAIRT SDK release",),
+    ),
+    (
+        "2030-02-03 04:05:06,789 - 183 - ERROR - Encountered Error: LstmOp requires weights and biases to be "
+        "constant, got dynamic tensor from zz_gate",
+        "qualcomm-s23d-converter-dynamic-input-unsupported",
+        ("got dynamic tensor from zz_gate", "initializers"),
+    ),
+    (
+        "2030-02-03 04:05:06,789 - 411 - ERROR - Unsupported data layout ZZHW",
+        "qualcomm-s23d-converter-op-form-unsupported",
+        ("Unsupported data layout ZZHW", "--op_package_config"),
+    ),
+    # s23d: quic/aimet at c51b284b: aimet_onnx/quantsim.py _export_encodings,
+    # aimet_torch/meta/connectedgraph.py, aimet_torch/_base/quantsim.py's input checks
+    (
+        "NotImplementedError: Encoding version 0.9.9 not in set of valid encoding versions "
+        "{'0.6.1', '1.0.0'}.",
+        "qualcomm-s23d-aimet-encoding-version-invalid",
+        ("0.9.9", "{'0.6.1', '1.0.0'}", "aimet_common.quantsim.encoding_version"),
+    ),
+    (
+        "RuntimeError: Couldn't find corresponding JIT trace for modules: zz_head, zz_head.proj",
+        "qualcomm-s23d-aimet-jit-trace-missing-modules",
+        ("zz_head, zz_head.proj", "prepare_model"),
+    ),
+    (
+        "ValueError: float data_type can only be used when default_output_bw set to 16 or 32, not 4",
+        "qualcomm-s23d-aimet-float-bitwidth",
+        ("default_output_bw=4", "QuantizationDataType.int"),
     ),
 ]
 
