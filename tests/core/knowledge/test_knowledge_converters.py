@@ -172,6 +172,12 @@ CASES = [
         "ncnn-s23f-pnnx-rank-too-high",
         ("reshape", "6 dimensions", "at most 4"),
     ),
+    # ---- lead s23: Tencent/ncnn tools/pnnx/src/save_ncnn.cpp ("ignore %s %s param %s=") ----
+    (
+        "ignore torch.roll torch.roll_7 param shifts=(1,2)",
+        "ncnn-s23-pnnx-param-ignored",
+        ("torch.roll (torch.roll_7)", "shifts=(1,2)", "not exists or registered"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

@@ -517,6 +517,12 @@ CASES = [
         "onnxruntime-s23g-genai-search-option-range",
         ("num_beams", "48", "32", "num_return_sequences <= num_beams"),
     ),
+    # ---- lead s23: microsoft/onnxruntime js/node/src/tensor_helper.cc (typed-array kind check) ----
+    (
+        "TypeError: Tensor.data must be a typed array (9) for int64 tensors, but got typed array (1).",
+        "onnxruntime-s23-node-tensor-typed-array-kind",
+        ("int64 tensor", "wants kind 9 and was given kind 1", "BigInt64Array"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

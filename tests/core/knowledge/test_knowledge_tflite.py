@@ -306,6 +306,12 @@ CASES = [
         "tflite-s23f-set-tensor-unallocated",
         ("allocate_tensors()", "resize_tensor_input"),
     ),
+    # ---- lead s23: tensorflow/lite/swift/Sources/InterpreterError.swift (failedToAllocateTensors) ----
+    (
+        "Failed to create the interpreter with error: Failed to allocate memory for input tensors.",
+        "tflite-s23-swift-allocate-tensors-failed",
+        ("allocateTensors()", "failed to prepare", "Select TF ops"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
