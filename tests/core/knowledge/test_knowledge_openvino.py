@@ -123,7 +123,7 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.family import detect_families
-from tests.support.advice import answered_by_entry, answers_with, assert_answered, first_answer
+from tests.support.advice import answered_by_entry, answers_with, assert_advice, assert_answered, first_answer
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
 
@@ -716,12 +716,6 @@ CASES = [
         "src/frontends/pytorch/src/op/fancy.cpp:12:\nFrontEnd API failed with OpConversionFailure:\nbad dim",
         "openvino-s23e-pytorch-op-conversion-exception",
         ("aten::fancy_op", "example_input"),
-    ),
-    # src/frontends/common/src/unconverted_ops_report.cpp (the summary line alone)
-    (
-        "Summary:\n-- Conversion is failed for: aten::fancy_op, aten::other_op",
-        "openvino-s23e-conversion-failed-summary",
-        ("aten::fancy_op, aten::other_op", "ConversionExtension"),
     ),
     # src/frontends/tensorflow/src/translate_session.cpp (the per-node form)
     (
@@ -1422,3 +1416,21 @@ def test_ovms_parameter_format(kb: KnowledgeBase, msg: str, param: str) -> None:
         kb, msg, (f"the {param} parameter",), entry="openvino-s20g-ovms-parameter-wrong-format"
     )
     assert top.entry.family == "openvino"
+
+
+def test_unconverted_ops_summary_answers_alone_and_yields_to_the_detailed_log(kb: KnowledgeBase) -> None:
+    """src/frontends/common/src/unconverted_ops_report.cpp: the summary line names the ops whose translators
+    failed; pasted alone it is answered by its entry (a summary: it points at the detailed log, so it is not
+    judged specific), and under the report's per-op lines the per-op reason answers first (the entry is a
+    scheme entry, ``generic``)."""
+    top = kb.lookup("Summary:\n-- Conversion is failed for: aten::fancy_op, aten::other_op", top=1)[0]
+    assert top.entry.id == "openvino-s23e-conversion-failed-summary", top.entry.id
+    assert_advice(top, ("aten::fancy_op, aten::other_op", "ConversionExtension"), judged_specific=False)
+    report = (
+        "Model wasn't fully converted. Failed operations detailed log:\n-- aten::fancy_op with a message:\n"
+        "Check 'dims.size() == 2' failed: fancy_op takes two dims\nSummary:\n"
+        "-- Conversion is failed for: aten::fancy_op"
+    )
+    ids = [m.entry.id for m in kb.lookup(report, top=3)]
+    assert ids[0] == "openvino-conversion-failed-for-op", ids
+    assert ids.index("openvino-s23e-conversion-failed-summary") > 0, ids
