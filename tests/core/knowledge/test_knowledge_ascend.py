@@ -968,3 +968,16 @@ def test_a_collective_tensor_check_needs_torch_npu_dist_code_after_it(kb: Knowle
     line after it the HCCL entry does not answer."""
     top = kb.lookup("RuntimeError: Tensors must be contiguous", top=1)
     assert not top or top[0].entry.id != "torch-npu-s23b-hccl-collective-tensor-check"
+
+
+def test_ez9903_is_read_as_the_aclnn_runtime_catch_all_not_as_one_cause(kb: KnowledgeBase) -> None:
+    """hicann/runtime's error_code.json: EZ9903 is AclNN_Runtime_Error, message '%s', cause N/A: every aclnn
+    runtime-class error is reported under it.  Its card names no single cause (it once said 'a kernel launch
+    wrapper' whatever followed), is a scheme entry, and a runtime code the line carries answers first."""
+    top = kb.lookup("EZ9903: [PID: 4242] aclnnFooBar failed with an unexpected state", top=1)[0]
+    assert top.entry.id == "ascend-EZ9903", top.entry.id
+    assert top.entry.generic
+    assert "the message printed after it" in top.entry.cause and "none of these" in top.entry.cause
+    wrapped = kb.lookup("EZ9903: [PID: 4242] rtKernelLaunchWithHandleV2 failed: 507015", top=2)
+    assert wrapped[0].entry.id != "ascend-EZ9903", [m.entry.id for m in wrapped]
+    assert "507015" in wrapped[0].entry.cause

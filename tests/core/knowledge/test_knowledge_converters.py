@@ -450,3 +450,12 @@ def test_the_vm_shape_check_without_its_message_still_names_the_pass(kb: Knowled
     top = kb.lookup("tvm.error.InternalError: Check failed: (slot->value_computed) is false", top=1)[0]
     assert top.entry.id == "family-tvm+tvm-vm-shape-not-computed"
     assert "VMShapeLower" in top.cause and "{" not in top.cause
+
+
+def test_not_supported_yet_names_both_converters_that_print_it(kb: KnowledgeBase) -> None:
+    """Tencent/ncnn tools/onnx/onnx2ncnn.cpp and tools/mxnet/mxnet2ncnn.cpp print the same '%s not supported
+    yet!' line: the answer does not call an MXNet operator an ONNX one, and its fix covers both."""
+    top = kb.lookup("MakeLoss not supported yet!", top=1)[0]
+    assert top.entry.id == "onnx2ncnn-op-not-supported", top.entry.id
+    text = top.entry.cause + " " + top.entry.fix
+    assert "mxnet2ncnn" in text and "onnx2ncnn" in text and "MXNet model" in text
