@@ -271,33 +271,9 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
         if value:
             done += f"{space}{before}{value}{after}"
             continue
-        if before == "--":
-            before = ""  # "--the option" is no option: its words stand alone
-        elif (
-            before
-            and _CLOSES[before] == after
-            and (not words or before != "(")
-            and not (before == "(" and not space and (done[-1:].isalnum() or done[-1:] == "_"))  # a call
-        ):
-            before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
+        before, after = _brackets_kept(before, after, words, space, done)
         if words is None:
-            if (
-                not space
-                and not before
-                and (done[-1:].isalnum() or done[-1:] == "_")
-                or text[at : at + 1] == "_"
-            ):
-                words = "*"  # rknn_{api}, {tensor}_out: a name's start or end, the rest not known
-            elif adjacent and not before and not after and not text[at : at + 1].isalnum():
-                words = ""  # "{tensor} {dtype}", "{seq} ({op})": the part before said it
-                said_at = at
-            elif before:  # an opening bracket closed further on: "index ({tensor} included"
-                words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
-            else:
-                done, words = _default_fit(name, done, text[at:])
-                if not words and text[at : at + 1].isalnum():  # "{arg}s": a suffix needs its word
-                    words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
-                said_at = at if words else -1
+            done, words, said_at = _missing_words(name, done, text[at:], (space, before, after), adjacent, at)
         elif words and before != "(":
             done, words = _own_fit(done, words)
             space = space if done.strip() else ""
@@ -306,14 +282,58 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             done += f"{glue}{before}\0{after}"
             empty = True
             continue
-        lead = text[: m.start()] + space  # a sentence the entry starts with the part starts with a capital
-        if not lead.strip() or (
-            lead.endswith(" ") and lead.rstrip()[-1:] in ".!?" and not re.search(_ABBREV, lead)
-        ):
-            words = words[:1].upper() + words[1:]
-        done += f"{space}{before}{words}{after}"
+        done += f"{space}{before}{_capitalised(words, text[: m.start()] + space)}{after}"
     done += text[at:]
     return _tidy(done) if empty else done
+
+
+def _ends_name(done: str) -> bool:
+    """Whether the text written so far ends inside a name (a letter, digit or underscore)."""
+    return done[-1:].isalnum() or done[-1:] == "_"
+
+
+def _brackets_kept(before: str, after: str, words: str | None, space: str, done: str) -> tuple[str, str]:
+    """The quotes or brackets around a missing part that stay: ``--{option}`` loses its dashes ("--the
+    option" is no option), quotes and the parentheses of default words go ('Conv_3' reads as a name; "the
+    node" takes no quotes), a call's parentheses stay (``sizeof({dtype})``)."""
+    if before == "--":
+        return "", after
+    if (
+        before
+        and _CLOSES[before] == after
+        and (not words or before != "(")
+        and not (before == "(" and not space and _ends_name(done))  # a call
+    ):
+        return "", ""
+    return before, after
+
+
+def _missing_words(
+    name: str, done: str, rest: str, around: tuple[str, str, str], adjacent: bool, at: int
+) -> tuple[str, str, int]:
+    """``(done, words, said_at)`` for a part ``name`` the message did not carry and the entry gives no words
+    for: ``rest`` is the text after it, ``around`` its space, opening and closing bracket, ``adjacent`` that
+    the part before it, just before, was said in default words too (ending at ``at``, where this one ends)."""
+    space, before, after = around
+    if (not space and not before and _ends_name(done)) or rest[:1] == "_":
+        return done, "*", -1  # rknn_{api}, {tensor}_out: a name's start or end, the rest not known
+    if adjacent and not before and not after and not rest[:1].isalnum():
+        return done, "", at  # "{tensor} {dtype}", "{seq} ({op})": the part before said it
+    if before:  # an opening bracket closed further on: "index ({tensor} included"
+        return done, MISSING.get(name.rstrip("0123456789"), _UNKNOWN), -1
+    done, words = _default_fit(name, done, rest)
+    if not words and rest[:1].isalnum():  # "{arg}s": a suffix needs its word
+        words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+    return done, words, at if words else -1
+
+
+def _capitalised(words: str, lead: str) -> str:
+    """``words`` with a capital when ``lead``, the entry's text before them, ends a sentence or is empty."""
+    if not lead.strip() or (
+        lead.endswith(" ") and lead.rstrip()[-1:] in ".!?" and not re.search(_ABBREV, lead)
+    ):
+        return words[:1].upper() + words[1:]
+    return words
 
 
 _KIND_WORDS = frozenset(
