@@ -354,6 +354,8 @@ _EMPTY = r" ?(?:\(\0+\)|\[\0+\]|'\0+'|\"\0+\")"
 _STRANDED = r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)"
 _UNNAMED = r" (is|was)\0+(?=[,.;:)\]]|$)"
 _UNKNOWN = "the part the message names"
+_KIND_ONLY = r" \((?:type|node|op|operator|layer|input|output|index|name)\0+\)"
+"""A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``)."""
 
 
 def _previous_word(done: str) -> str:
@@ -406,9 +408,10 @@ def _own_fit(done: str, words: str) -> tuple[str, str]:
 
 
 def _tidy(text: str) -> str:
-    """``text`` with the marks of parts said by nothing (``\\0``) gone, with the empty brackets and the
-    preposition they leave."""
+    """``text`` with the marks of parts said by nothing (``\\0``) gone, with the empty brackets, a bracket
+    left holding only a kind word, and the preposition they leave."""
     start = text.startswith("\0")
+    text = re.sub(_KIND_ONLY, "", text)  # "node {node} (type {op_type})" -> "node", not "node (type)"
     text = re.sub(_STRANDED, "", re.sub(_EMPTY, "\0", text))
     text = re.sub(_UNNAMED, r" \1 not named in this line", text).replace("\0", "")
     return text[:1].upper() + text[1:] if start else text

@@ -200,6 +200,19 @@ def test_empty_brackets_go_with_their_space() -> None:
     assert fill("the check is '{check|}{kind|}' here", ()) == "the check is here"
 
 
+def test_a_bracket_left_holding_only_a_kind_word_goes() -> None:
+    """'kept node {node} (type {op_type})' without its parts read 'kept node (type)': the bracket says nothing
+    then and goes with its space; with the part captured it stays as the entry wrote it."""
+    assert fill("kept node {node} (type {op_type}) as an Extra op", ()) == "kept node as an Extra op"
+    assert fill("for operator type {op} (node {node}): no plugin", (("op", "Foo"),)) == (
+        "for operator type Foo: no plugin"
+    )
+    assert fill("for operator type {op} (node {node}): no plugin", (("op", "Foo"), ("node", "n1"))) == (
+        "for operator type Foo (node n1): no plugin"
+    )
+    assert fill("a layer's input buffer (tensor) name", ()) == "a layer's input buffer (tensor) name"
+
+
 def test_a_stranded_preposition_goes_with_its_empty_part() -> None:
     assert fill("supported architectures for {model_type|} {model_type2|}; otherwise", ()) == (
         "supported architectures; otherwise"
