@@ -113,10 +113,12 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     _Extractor(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b", "ts", ("retCode",), False),
     # The process id that CANN's and MindSpore's log prefixes print first ("[ERROR] RUNTIME(185483,python)",
     # "[ERROR] LITE(108805,fffc6fc67430,converter_lite)") is no AscendCL code: a number opening "(" and
-    # closed by "," is skipped.
+    # closed by "," is skipped.  Between the word and the number stand only separators and words ("error
+    # code is", "ret =", "failed ("): a name with "_", or a bracket with text after it, there ("RuntimeError:
+    # top_k (100000) must be", "error: top_k is 100000") makes the number a value of that name.
     _Extractor(
         r"(?i:err(?:or)?[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
-        r"[^\n\d]{0,16}?\b(?!(?<=\()\d{6},)((?:" + "|".join(ACL_PREFIXES) + r")\d{3})\b",
+        r"[^\n\d_(]{0,16}?\(?\b(?!(?<=\()\d{6},)((?:" + "|".join(ACL_PREFIXES) + r")\d{3})\b",
         "acl",
         ("err", "ret", "result", "failed"),
         True,

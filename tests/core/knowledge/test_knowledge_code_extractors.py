@@ -196,3 +196,22 @@ def test_every_acl_code_the_kb_names_has_a_known_prefix() -> None:
 def test_ge_data_flow_codes_are_acl_codes() -> None:
     """345xxx (GE data-flow status codes) is an AscendCL code range like 145xxx and 545xxx."""
     assert [c.key for c in extract_codes("FetchDataFlowGraph failed, error code:345103")] == ["acl:345103"]
+
+
+def test_a_number_after_a_named_value_is_no_ascendcl_code() -> None:
+    """A six-digit number with an AscendCL prefix after "error" is the value of a name when a name with "_"
+    or a bracket stands between them ('RuntimeError: top_k (100000) must be ...'): no acl key, so no
+    AscendCL card answers a sampling argument's check; the forms CANN prints keep their key."""
+    from dumpscope.core.knowledge.codes import extract_codes
+
+    for text in (
+        "RuntimeError: top_k (100000) must be <= vocab_size (32000)",
+        "error: max_length is 200000 but must be less than the context length",
+    ):
+        assert [c.key for c in extract_codes(text)] == [], text
+    for text, key in (
+        ("aclrtSetDevice failed (507033)", "acl:507033"),
+        ("aclrtMemcpy failed, error code is 507899", "acl:507899"),
+        ("call aclnnAdd failed, ret = 161002", "acl:161002"),
+    ):
+        assert key in [c.key for c in extract_codes(text)], text
