@@ -320,11 +320,16 @@ def _missing_words(
     if adjacent and not before and not after and not rest[:1].isalnum():
         return done, "", at  # "{tensor} {dtype}", "{seq} ({op})": the part before said it
     if before:  # an opening bracket closed further on: "index ({tensor} included"
-        return done, MISSING.get(name.rstrip("0123456789"), _UNKNOWN), -1
+        return done, _missing_of(name), -1
     done, words = _default_fit(name, done, rest)
     if not words and rest[:1].isalnum():  # "{arg}s": a suffix needs its word
-        words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+        words = _missing_of(name)
     return done, words, at if words else -1
+
+
+def _missing_of(name: str) -> str:
+    """:data:`MISSING`'s words for a part ``name`` (``op2`` read as ``op``)."""
+    return MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
 
 
 def _capitalised(words: str, lead: str) -> str:
@@ -355,7 +360,8 @@ _STRANDED = r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)"
 _UNNAMED = r" (is|was)\0+(?=[,.;:)\]]|$)"
 _UNKNOWN = "the part the message names"
 _KIND_ONLY = r" \((?:type|node|op|operator|layer|input|output|index|name)\0+\)"
-"""A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``)."""
+"""A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``): the
+kinds that name a part alone, not those an entry keeps on purpose (``(opset {version|})``)."""
 
 
 def _previous_word(done: str) -> str:
@@ -395,7 +401,7 @@ def _own_fit(done: str, words: str) -> tuple[str, str]:
     if not head.lower().endswith(kind) or not done[len(head) :].strip(" ") == "":
         return done, words
     cut = head[: len(head) - len(kind)].rstrip("\0")
-    if cut and (cut[-1].isalnum() or cut[-1] == "_"):
+    if _ends_name(cut):
         return done, words
     cut = cut.rstrip(" \0")
     if cut.lower().endswith((" the", " a", " an")) or cut.lower() in ("the", "a", "an"):
@@ -417,10 +423,10 @@ def _tidy(text: str) -> str:
     return text[:1].upper() + text[1:] if start else text
 
 
-def _default_words(name: str, before: str, rest: str = " x") -> str:
+def _default_words(name: str, before: str, rest: str) -> str:
     """:data:`MISSING`'s words for ``name`` where the text before it (``before``) does not already say what
     it is: ``node {op}`` -> ``node`` (not "node the node"), ``the {op_type}`` -> ``the operator type``."""
-    words = MISSING.get(name.rstrip("0123456789"), _UNKNOWN)
+    words = _missing_of(name)
     previous = _previous_word(before)
     if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
         return ""
