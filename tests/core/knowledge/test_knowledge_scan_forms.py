@@ -17,6 +17,9 @@ From round14 (was test_knowledge_round14.py): described in test_knowledge_rknn.p
 From round16 (was test_knowledge_round16.py):
 
 * a process id in CANN's and MindSpore's log prefix (``[ERROR] LITE(108805,...)``) is no AscendCL code.
+
+From s24b: lines whose only error word is a constraint or a misuse (coremltools/__init__.py, onnxruntime-web's
+inference-session-impl.ts, OpenVINO's descriptor/tensor.cpp, pnnx's save_ncnn.cpp); a problem's ``--json``.
 """
 
 from __future__ import annotations

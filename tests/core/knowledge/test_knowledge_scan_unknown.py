@@ -4,7 +4,8 @@
 words report no failure (``0 Error(s)``, ``error rate``, a metric ``Error: 0.0002``, warnings) stay out.
 
 The messages are written for these tests in the tools' own forms, with made-up contents; none is copied from
-the evaluation set."""
+the evaluation set.  s24b added the forms of C/C++ runtimes and compilers (ncnn's gpu.cpp ``vk... failed``,
+gcc/clang's ``error:``), PyTorch's c10 log and c10::Error, Python's exception groups (traceback.py)."""
 
 from __future__ import annotations
 
