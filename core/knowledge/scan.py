@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple, Protocol
 
-from dumpscope.core.knowledge.answer import unnamed_generic_wording
+from dumpscope.core.knowledge.answer import confidence_of, unnamed_generic_wording
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
@@ -100,6 +100,11 @@ CUES: tuple[bytes, ...] = (
     b"rknn_err_",
     b"_status_",
     b"terminate called",
+    b"unknown",  # Unknown opset 'X', unknown layer type
+    b"missing",  # input 'x' is missing in 'feeds'
+    b"need",  # a constraint like ``must``: Strides of Conv needs to be ...
+    b"was called",  # an API called in a state it refuses: get_shape was called on a dynamic shape
+    b"ignor",  # a converter dropping what it cannot write: pnnx's ``ignore <op> <name> param <key>=``
     "不支持".encode(),
     "异常".encode(),
     "错误".encode(),
@@ -192,6 +197,9 @@ class Problem:
     key: str = ""
     block: tuple[str, ...] = ()
     """Every line of the first occurrence's report (one line, or a multi-line block)."""
+    follows: tuple[bool, ...] = ()
+    """Per match, whether its line only follows from the error the first match explains (as
+    :attr:`.answer.Answer.follows` says of a single message's answer)."""
 
     @property
     def confident(self) -> bool:
@@ -200,7 +208,16 @@ class Problem:
         tool."""
         return bool(self.matches)
 
+    def related(self, i: int) -> bool:
+        """Whether the ``i``-th match (0 is the answer) is a related entry, not the answer (the rule of
+        :meth:`.answer.Answer.related`)."""
+        return 0 < i < len(self.matches) and not (i < len(self.follows) and self.follows[i])
+
     def to_dict(self) -> dict[str, object]:
+        """The problem as ``explain --log --json`` prints it: each match with the fields a single message's
+        answer gives it (``follows_first``, ``related``), and the first match's ``confidence`` and
+        ``basis`` (``none`` and ``""`` for an error no entry fits)."""
+        confidence, basis = confidence_of(self.matches[0]) if self.matches else ("none", "")
         return {
             "text": self.text,
             "first_line": self.first_line_no,
@@ -208,7 +225,16 @@ class Problem:
             "line_numbers": self.line_numbers,
             "block": list(self.block),
             "confident": self.confident,
-            "matches": [m.to_dict() for m in self.matches],
+            "confidence": confidence,
+            "basis": basis,
+            "matches": [
+                {
+                    **m.to_dict(),
+                    "follows_first": i < len(self.follows) and self.follows[i],
+                    "related": self.related(i),
+                }
+                for i, m in enumerate(self.matches)
+            ],
         }
 
 
@@ -590,6 +616,9 @@ class _Scan:
         """The last line of a wrapped line read whole: its pieces are not read again."""
         self.unwrapped_entries: frozenset[str] = frozenset()
         """The entries the last wrapped line was found as (its later pieces do not repeat them)."""
+        self.head_skipped: dict[str, int] = {}
+        """Problems that start below their report's informational first line (see
+        :meth:`_below_informational_head`): their key, and how many lines below (a repeat counts there)."""
         self.unspecific: set[str] = set()
         """Reports known to match, but nothing specific (their key; bounded like ``unmatched``)."""
         self.unknown: tuple[str, bool, int] | None = None
@@ -637,7 +666,12 @@ class _Scan:
                     # an error form split at a space (``Debug Assertion`` / ``Failed!``): no entry fits it
                     self.unknown = self._unknown(before._replace(last=report.last, lines=joined))
                     return
-        if report.lead[1] > 0 and self._with_lead(report):
+        unread = (
+            len(before.lines) + before.lead[1]
+            if before is not None and before.last + 1 == report.start
+            else 0
+        )
+        if report.lead[1] + unread > 0 and self._with_lead(report, unread):
             return
         if self._split(report):
             return
@@ -675,17 +709,19 @@ class _Scan:
         if known.line_numbers[-1:] == [line_no]:
             known.line_numbers.pop()
 
-    def _with_lead(self, report: Report) -> Problem | None:
+    def _with_lead(self, report: Report, unread: int = 0) -> Problem | None:
         """A report at an error level (``ERROR``, ``[E]``, glog's ``E1128``) that matches nothing, looked up
-        with the lines right above it that no report holds (``Using libX.so version N`` ... then ``ERROR at
-        line N: Failed to create ...``): the tool those lines name counts for it, wording alone does not.
-        The problem still starts at the report's own first line."""
+        with the lines right above it that no problem holds (``Using libX.so version N`` ... then ``ERROR at
+        line N: Failed to create ...``; ``unread``: the lines of the report right above it, which matched
+        nothing, and those above that one): the tool those lines name counts for it, wording alone does
+        not.  The problem still starts at the report's own first line."""
         head = report.lines[0]
         if _ERROR_LEVEL.search(head.lstrip()[:INFO_PREFIX]) is None:  # (a warning's context stays apart)
             return None
         if _is_noise(_BENIGN_ERROR_WORDS.sub(" ", _ERROR_LEVEL.sub(" ", head))):
             return None  # the level is its only error word (``[E] summary: 0 errors``)
         above, count = report.lead
+        count += unread  # the lines of a report right above that matched nothing count as context too
         if above is None:
             return None
         lead = [text for text in map(_decoded, above.split(b"\n")[-min(count, LEAD) :]) if text.strip()]
@@ -772,11 +808,13 @@ class _Scan:
         key = group_key("\n".join(block)) + (SPLIT_KEY if joined else "")
         known = self.problems.get(key)
         if known is not None and known.matches[0].entry.id not in besides:
-            self._repeat(key, line_no)
+            self._repeat(key, line_no + self.head_skipped.get(key, 0))
             return known
         if known is not None or key in self.unmatched or (specific and key in self.unspecific):
             return None
         problem = _problem(self.kb, key, line_no, block, lead, no_words)
+        if problem is not None and not lead and len(block) > 1 and _informational(block[0]):
+            problem = self._below_informational_head(problem, key, line_no, block, no_words)
         if problem is not None and besides and problem.matches[0].entry.id in besides:
             return None
         if problem is not None and (
@@ -791,6 +829,21 @@ class _Scan:
         if len(self.unmatched) < MAX_UNMATCHED:
             self.unmatched.add(key)
         return None
+
+    def _below_informational_head(
+        self, problem: Problem, key: str, line_no: int, block: list[str], no_words: bool
+    ) -> Problem:
+        """A report whose first line is an informational record (``INFO: Caveats ...:``) that took in the
+        indented lines below it: when those lines alone are the same specific problem (another tool's error
+        line that happens to be indented), the problem starts at them, not at the informational line (which
+        is no error, and would be reported as one)."""
+        if not _specific(problem):
+            return problem
+        rest = _problem(self.kb, key, line_no + 1, block[1:], 0, no_words)
+        if rest is None or not _specific(rest) or rest.matches[0].entry.id != problem.matches[0].entry.id:
+            return problem
+        self.head_skipped[key] = 1
+        return rest
 
     def _repeat(self, key: str, line_no: int) -> bool:
         """Whether ``key`` is a known problem (then this occurrence is counted)."""
@@ -826,6 +879,7 @@ def _problem(
         line_numbers=[line_no],
         key=key,
         block=tuple(line.strip() for line in block),
+        follows=tuple(i > 0 and kb.follows_from(m, matches[0], text) for i, m in enumerate(matches)),
     )
 
 
@@ -891,17 +945,25 @@ def _error_form(line: str) -> bool:
     """The line carries an error form (:data:`_ERROR_FORM`) that is not a metric, a count or a name."""
     if _informational(line) or _warning_only(line):
         return False
-    text = _BENIGN_ERROR_WORDS.sub(" ", _LOG_HEADER.sub("", line, count=1)).lstrip()
+    text = _BENIGN_ERROR_WORDS.sub(
+        " ", _LOG_HEADER.sub("", _GROUP_BOX.sub("", line, count=1), count=1)
+    ).lstrip()
     if _ERROR_FORM.search(text) is not None:
         return True
     if line[:1] not in (" ", "\t") and _FAILURE_PREDICATE.search(text) is not None:
         return True  # (an indented line is some record's detail: a checker's list of what it cannot run)
-    if PY_FRAME.match(line) is not None:
+    if PY_FRAME.match(_GROUP_BOX.sub("  ", line, count=1)) is not None:
         return True  # a Python traceback's frame (its header and its exception line may be cut off)
     if _LEVEL_FORM.search(_BENIGN_ERROR_WORDS.sub(" ", line).lstrip()[:INFO_PREFIX]) is None:
         return False
     rest = _LEVEL_FORM.sub(" ", line)  # the level is the error, unless its error words are all counts
     return _is_noise(rest) or not _is_noise(_BENIGN_ERROR_WORDS.sub(" ", rest))  # (``[E] 0 errors``)
+
+
+_GROUP_BOX = re.compile(r"^[ \t]{0,8}(?:\|[ \t]{1,4}){1,8}(?=\S)")
+"""The box Python 3.11+ draws left of an exception group's sub-tracebacks (``  | RuntimeError: x``,
+``  |   File "x.py", line 3``; traceback.py's ``_ExceptionPrintContext.indent``): the lines behind it read as
+they would without it."""
 
 
 def _warning_only(line: str) -> bool:
@@ -937,9 +999,26 @@ _ERROR_FORM = re.compile(
     r"|\b(?:Unhandled|Uncaught) (?:[A-Za-z+]{1,40} )?(?:[A-Za-z]{0,40}Error|exception|Exception)\b"
     r"|\b(?i:fatal error)\b|\bLLVM ERROR: |Segmentation fault|\(core dumped\)"
     r"|\b[A-Z][A-Z0-9_]{1,30} ?\([^\n]{1,300}\) failed\b|\bCheck failed: "  # DCHECK(x) failed, glog's CHECK
+    # a function that reports its own failure: ``vkCreateDevice failed``, ``Foo::init() failed``
+    r"|^(?:[a-z]\w{0,60}[A-Z]\w{0,60}|[A-Za-z]\w{0,60}(?:::\w{1,60}){1,6})(?:\(\))? failed\b"
+    r"|^[A-Za-z]\w{0,60}\(\) failed\b"
+    # a compiler's or a runtime's ``error:`` (gcc/clang ``file.cc:3:5: error: x``, ``error: x``, a checker's
+    # ``validator error: x``); a number after it is a metric (``train error: 0.02``)
+    r"|^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,5})?: (?:fatal )?|[a-z][a-z-]{1,30} )?error: (?![\d.+-])\S"
+    # an error that says what it was doing (``Error converting operator X``, ``Error while parsing``)
+    r"|^Error (?:(?:convert|pars|load|creat|read|writ|compil|build|runn|execut|initializ|process|open|allocat"
+    r"|import|export|sav|serializ|deserializ|call|invok|launch|prepar|evaluat|fetch|copy)ing"
+    r"|while|when|during|occurr?ed)\b"  # (not ``Error handling: strict``, a setting)
+    # PyTorch's c10 logging (``[E909 14:49:25.428620211 file.cpp:422] setup failed!``) and c10::Error's
+    # ``Exception raised from <function> at <file>:<line>``
+    r"|^\[[EF]\d{3,4} \d\d:\d\d:\d\d(?:\.\d{1,9})? [^\]\n]{1,200}:\d{1,6}\]"
+    r"|^Exception raised from \S{1,200} at \S{1,400}:\d{1,6}"
     # a sentence that opens with a failure, behind its tool's tags (``[Frob] Unsupported op``)
     r"|^(?:\[[A-Za-z][\w.+-]{0,40}\][ \t]{0,4}){0,3}(?i:not support(?:ed)?|unsupported|fail(?:ed)? to"
     r"|cannot|can't|could not|couldn't|unable to|oops)\b"
+    # an unknown or invalid thing named in quotes (``Unknown opset 'X'``, ``Invalid value 'x' for y``)
+    r"|^(?:\[[A-Za-z][\w.+-]{0,40}\][ \t]{0,4}){0,3}(?:Unknown|Unrecognized|Unexpected|Invalid|Illegal)"
+    r" [a-z][\w ]{0,40} ['\"`]"
     # a Python exception whose class is not named ...Error (``tvm.error.OpNotImplemented: ...``)
     r"|^[a-z_]\w{0,40}(?:\.\w{1,60}){1,8}\.[A-Z][A-Za-z0-9]{2,60}: (?![\d.+-])\S"
     # oneDNN's verbose error record, a CSV line under the runtimes that use it (src/common/verbose_msg.hpp:
@@ -951,7 +1030,8 @@ _ERROR_FORM = re.compile(
 """What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
 _FAILURE_PREDICATE = re.compile(
     r"(?i:\b(?:is|are) not (?:supported|implemented|registered)\b|\bnot supported yet\b"
-    r"|\b(?:failed|fails) to\b|\b(?:does|do) not exist\b|\bnot exists?\b)"
+    r"|\b(?:failed|fails) to\b|\b(?:does|do) not exist\b|\bnot exists?\b"
+    r"|\bbut [^\s,;]{1,60} (?:was|were) expected\b)"
 )
 """A sentence whose predicate is a failure (``Op Frob is not supported``, ``node 7 failed to prepare``,
 ``layer Frob not exists``): an error line of a tool that logs without a level, when it stands at a record's

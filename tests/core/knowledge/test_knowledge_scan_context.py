@@ -132,6 +132,19 @@ def test_an_error_line_is_read_with_the_lines_above_it_when_it_matches_nothing_a
     assert [(p.text, p.confident, p.matches) for p in alone] == [(LEAD[-1], False, [])]
 
 
+@pytest.mark.parametrize("plain", ["Missing field: core_mask", "the config needs a core_mask", "unknown key"])
+def test_a_plain_line_with_a_cue_word_right_above_still_counts_as_the_error_lines_context(
+    kb: KnowledgeBase, plain: str
+) -> None:
+    """s24b: a line with a cue word (``missing``, ``needs``, ``unknown``) is read as a report of its own; when
+    it matches nothing, it and the lines above it are still the context of the error line below it (before,
+    only lines no report held were)."""
+    lines = [LEAD[0], plain, LEAD[-1]]
+    found = problems(kb, lines)
+    assert [p.first_line_no for p in found] == [len(NOISE) + len(lines)]
+    assert "qualcomm" in families(found[0])
+
+
 @pytest.mark.parametrize(
     "lines",
     [
@@ -184,3 +197,23 @@ def test_a_frame_behind_another_header_than_its_report_line_is_not_joined(kb: Kn
     found = problems(kb, lines)
     assert all(len(p.block) == 1 for p in found)
     assert all("onnxruntime" not in families(p) for p in found)
+
+
+def test_an_indented_error_under_an_informational_header_starts_its_own_problem(kb: KnowledgeBase) -> None:
+    """s24b: an informational record that announces detail lines (``INFO: ... supported:``, onnxruntime's
+    usability checker) takes in the indented line below it; when that line alone is an entry's specific
+    problem (Core ML's espresso line, as apple/coremltools#1106 quotes it, made-up path), the problem starts
+    at it, not at the INFO line (which is no error); a repeat is counted at its own error line too."""
+    info = (
+        "INFO:  \tCaveats that have not been checked and may result in a node not actually being supported:"
+    )
+    error = " [espresso] [Espresso::handle_ex_plan] exception=ANECF error: ANECCompile(/tmp/frob/) FAILED"
+    log = [*NOISE, info, error, *NOISE, info, error]
+    problems = scan_log(io.BytesIO("\n".join(log).encode()), kb)
+    assert [(p.first_line_no, p.line_numbers, p.matches[0].entry.id) for p in problems] == [
+        (8, [8, 16], "coreml-s19b-espresso-ane-plan-failed")
+    ]
+    assert problems[0].text == error.strip()
+    # the INFO record's own detail (no entry's specific problem) is still no problem of its own
+    detail = "     ai.onnx:Frob:Input `widget` with scalar value is not supported."
+    assert scan_log(io.BytesIO("\n".join([*NOISE, info, detail, *NOISE]).encode()), kb) == []

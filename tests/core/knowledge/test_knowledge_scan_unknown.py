@@ -4,7 +4,8 @@
 words report no failure (``0 Error(s)``, ``error rate``, a metric ``Error: 0.0002``, warnings) stay out.
 
 The messages are written for these tests in the tools' own forms, with made-up contents; none is copied from
-the evaluation set."""
+the evaluation set.  s24b added the forms of C/C++ runtimes and compilers (ncnn's gpu.cpp ``vk... failed``,
+gcc/clang's ``error:``), PyTorch's c10 log and c10::Error, Python's exception groups (traceback.py)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,18 @@ UNSEEN = [
         "    frob(widget)",
         "frob.FrobStop",
     ],
+    # s24b: forms of C/C++ runtimes and compilers, PyTorch's c10 log, Python's exception groups
+    ["vkFrobWidget failed  VK_ERROR_WIDGET_LOST"],  # a function reporting its own failure (ncnn's gpu.cpp)
+    ["frob::Widget::init() failed"],
+    ["src/frob.cc:42:7: error: no member named 'widget' in 'frob::Node'"],  # gcc / clang
+    ["error: the widget frobnicator has no plan for node 7"],
+    ["validator error: widget 'w' has an unspecified frob type"],  # a checker's own ``<what> error:``
+    ["Error converting widget Frob, with inputs: [w7]"],  # an error that says what it was doing
+    ["[rank0]:[E1129 12:00:00.123456789 frob_node.cpp:42] frob setup failed!"],  # c10's log header
+    ["Exception raised from FrobSetup at frob/node.cpp:42 (most recent call first):"],  # c10::Error
+    ["  | FrobError: the widget frobnicator stopped on node 7"],  # inside an exception group's box
+    ["Widget weights have count 96 but 2304 were expected"],  # a mismatch as the sentence's predicate
+    ["Unknown widget kind 'Frob9'"],  # an unknown thing named in quotes
 ]
 
 
@@ -112,6 +125,15 @@ BENIGN = [
     "Error: 7.5e-05 (max abs)",
     "编译完成，0 个错误，0 个警告",  # Chinese: "built, 0 errors, 0 warnings"
     "     ai.onnx:Frob:Input `widget` with scalar value is not supported.",  # an INFO record's detail
+    # s24b: look-alikes of the forms above
+    "train error: 0.0213 (epoch 7)",  # a metric after ``<what> error:``
+    "Error handling: strict (a frob error stops the run)",  # not an error that says what it was doing
+    "[I] vkFrobWidget failed over to the integrated GPU",  # at an informational level
+    "[W1129 12:00:00.123456789 frob.cpp:42] frob setup failed!",  # c10's log header at a warning level
+    "| epoch | train error | eval error |",  # a table's header, no exception group's box
+    "step 7 done: errors=0, missing=0, unknown=0, ignored=0",  # counters
+    "[I] 3 of 96 weights were expected to be zero",  # no mismatch predicate
+    "Invalid samples: 0 of 128 (unknown labels: 0)",  # counters named like the quoted-name form
 ]
 
 
