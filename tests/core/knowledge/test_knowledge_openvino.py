@@ -111,9 +111,9 @@ From s23e: openvino's frontends (common, onnx, pytorch, tensorflow), tools/mo, t
 kernel errors, openvino_tokenizers (__init__.py, hf_parser.py), the old IE's constant folding, the NPU
 routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO's).
 
-From s24c: the NPU plugin's config and compiler-in-driver (intel_npu config.cpp, zero_compiler_in_driver.cpp),
+From s24c: the NPU plugin's config and compiler in driver (intel_npu config.cpp, zero_compiler_in_driver.cpp),
 ov::Model::evaluate (src/core/src/model.cpp), openvino.genai's generation_config.cpp, tools/mo's MXNet loader,
-clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind and NNCF's external_quantizer.py.
+clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, NNCF's external_quantizer.py.
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
@@ -798,8 +798,8 @@ CASES = [
         "openvino-s23e-ie-const-propagation-no-reference",
         ("Mul_77", "FancyNorm", "onnxsim"),
     ),
-    # ---- s24c: openvino src/plugins/intel_npu (config.cpp, zero_compiler_in_driver.cpp), src/core/src/model.cpp,
-    # openvino.genai generation_config.cpp, tools/mo front/mxnet/loader.py and infer.py, clDNN kernels_cache.cpp,
+    # ---- s24c: openvino intel_npu (config.cpp, zero_compiler_in_driver.cpp), src/core/src/model.cpp,
+    # openvino.genai generation_config.cpp, tools/mo mxnet/loader.py and infer.py, clDNN kernels_cache.cpp,
     # openvino_contrib nvidia_plugin, oneTBB tbbbind under OpenVINO, nncf torch external_quantizer.py ----
     # src/plugins/intel_npu/src/al/src/config/config.cpp (OptionsDesc::get)
     (
@@ -810,7 +810,8 @@ CASES = [
     ),
     # src/plugins/intel_npu/src/compiler/src/zero_compiler_in_driver.cpp (2023-2024)
     (
-        "LevelZeroCompilerInDriver: Failed to compile network. Error code: 2013265924. Failed to find FP64 for t_in",
+        "LevelZeroCompilerInDriver: Failed to compile network. Error code: 2013265924. "
+        "Failed to find FP64 for t_in",
         "openvino-s24c-npu-compiler-in-driver-failed",
         ("2013265924", "Failed to find FP64 for t_in", "NPU driver"),
     ),
@@ -837,8 +838,8 @@ CASES = [
     ),
     # tools/mo/openvino/tools/mo/front/mxnet/loader.py (load_symbol_def)
     (
-        "[ ERROR ]  Input model name /tmp/nets/detector_v2.params is not in an expected format, cannot extract "
-        "iteration number.",
+        "[ ERROR ]  Input model name /tmp/nets/detector_v2.params is not in an expected format, "
+        "cannot extract iteration number.",
         "openvino-s24c-mo-mxnet-model-name",
         ("/tmp/nets/detector_v2.params", "mymodel-0000.params"),
     ),
@@ -860,15 +861,15 @@ CASES = [
     ),
     # openvinotoolkit/nncf nncf/torch/quantization/external_quantizer.py (ExternalQuantizerCallHook.__call__)
     (
-        '  File "/opt/venv/lib/python3.11/site-packages/nncf/torch/quantization/external_quantizer.py", line 39, '
-        "in __call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/nncf/torch/quantization/external_quantizer.py", '
+        "line 39, in __call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
         "AttributeError: 'NoneType' object has no attribute 'nncf'",
         "openvino-s24c-nncf-torch-quantizer-hook-outside-forward",
         ("quantize_outputs=False", "x.clone()"),
     ),
     # tools/mo/openvino/tools/mo/middle/passes/infer.py, the node name on the next line of a wrapped log
     (
-        "[ ERROR ]  Cannot infer shapes or values for node\n \"conv_in/Conv2D\".",
+        '[ ERROR ]  Cannot infer shapes or values for node\n "conv_in/Conv2D".',
         "openvino-mo-cannot-infer-shapes",
         ("conv_in/Conv2D", "--input_shape"),
     ),
