@@ -113,7 +113,8 @@ routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO
 
 From s24c: the NPU plugin's config and compiler in driver (intel_npu config.cpp, zero_compiler_in_driver.cpp),
 ov::Model::evaluate (src/core/src/model.cpp), openvino.genai's generation_config.cpp, tools/mo's MXNet loader,
-clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, NNCF's external_quantizer.py.
+clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, NNCF's external_quantizer.py
+and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
@@ -878,6 +879,38 @@ CASES = [
         "Program build failed. You may enable OCL source dump to see the error log.",
         "openvino-gpu-program-build-failed",
         ("compute runtime",),
+    ),
+    # openvinotoolkit/openvino.genai src/cpp/src/utils.cpp (read_model)
+    (
+        "Exception from src/cpp/src/utils.cpp:300:\n"
+        "Could not find a model in the directory '\"/data/llm/my-ov\"'",
+        "openvino-s24c-genai-model-dir-no-xml",
+        ("/data/llm/my-ov", "optimum-cli export openvino"),
+    ),
+    # openvinotoolkit/nncf src/nncf/quantization/quantize_model.py (compress_weights' backend checks)
+    (
+        "nncf.errors.ParameterNotSupportedError: ONNX backend does not support scale_estimation, gptq "
+        "option(s). Set them to None.",
+        "openvino-s24c-nncf-backend-option-unsupported",
+        ("ONNX", "scale_estimation, gptq", "nncf.compress_weights(ov_model"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: Torch backend does not support NF4 and E2M1 modes for "
+        "weight compression.",
+        "openvino-s24c-nncf-backend-option-unsupported",
+        ("Torch", "NF4 and E2M1 modes"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: Scale estimation, GPTQ or Lora Correction algorithm is "
+        "defined, but dataset is None.",
+        "openvino-s24c-nncf-data-aware-without-dataset",
+        ("nncf.Dataset(", "--dataset"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: AWQ, Scale estimation, GPTQ or Lora Correction algorithm is "
+        "defined, but mode is E2M1.",
+        "openvino-s24c-nncf-gptq-with-lora",
+        ("E2M1", "INT4_SYM"),
     ),
 ]
 
