@@ -114,7 +114,8 @@ routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO
 From s24c: the NPU plugin's config and compiler in driver (intel_npu config.cpp, zero_compiler_in_driver.cpp),
 ov::Model::evaluate (src/core/src/model.cpp), openvino.genai's generation_config.cpp, tools/mo's MXNet loader,
 clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, NNCF's external_quantizer.py
-and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model).
+and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model), model_server's status.cpp
+and its log lines' logger names (src/logging.cpp).
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
@@ -131,6 +132,9 @@ from dumpscope.core.knowledge.family import detect_families
 from tests.support.advice import answered_by_entry, answers_with, assert_advice, assert_answered, first_answer
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
+#: OpenVINO Model Server's log line prefix (model_server src/logging.cpp:
+#: "[%Y-%m-%d %T.%e][%t][%n][%l][%s:%#] %v").
+OVMS_LINE = "[2031-01-02 03:04:05.678][12][serving][error][modelinstance.cpp:700] "
 
 OV_NODE = (
     "Exception from src/core/src/node.cpp:95:\n"
@@ -912,6 +916,34 @@ CASES = [
         "openvino-s24c-nncf-gptq-with-lora",
         ("E2M1", "INT4_SYM"),
     ),
+    # openvinotoolkit/model_server src/status.cpp (Status::statusMessageMap), in the server's log format
+    # (src/logging.cpp default_pattern)
+    (
+        OVMS_LINE + "Layout from config has real name. Use mapped name instead",
+        "openvino-s24c-ovms-config-name-not-in-model",
+        ("Layout", "mapping_config.json"),
+    ),
+    (
+        OVMS_LINE + "Anonymous fixed shape is invalid for models with multiple inputs",
+        "openvino-s24c-ovms-anonymous-shape-multi-input",
+        ("shape", "keyed by input name"),
+    ),
+    (
+        OVMS_LINE + "Model could not be reshaped with requested shape",
+        "openvino-s24c-ovms-reshape-failed",
+        ("ov::Model::reshape", "batch_size"),
+    ),
+    (
+        OVMS_LINE + "Configuration file not found or cannot open: /srv/cfg/models.json",
+        "openvino-s24c-ovms-config-file-missing",
+        ("--config_path", "docker run -v"),
+    ),
+    (
+        "[2031-01-02 03:04:05.678][12][modelmanager][error][pipelinedefinition.cpp:800] Validation of "
+        "pipeline: crop_then_classify definition failed. Pipeline definition has reference to missing model",
+        "openvino-s24c-ovms-pipeline-definition-reference",
+        ("has reference to missing model", "model_config_list"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1552,3 +1584,12 @@ def test_unconverted_ops_summary_answers_alone_and_yields_to_the_detailed_log(kb
     ids = [m.entry.id for m in kb.lookup(report, top=3)]
     assert ids[0] == "openvino-conversion-failed-for-op", ids
     assert ids.index("openvino-s23e-conversion-failed-summary") > 0, ids
+
+
+@pytest.mark.parametrize("logger", ["serving", "dag_executor", "sequence_manager", "llm_executor"])
+def test_a_model_server_log_line_names_openvino_by_its_logger(kb: KnowledgeBase, logger: str) -> None:
+    """OpenVINO Model Server's spdlog loggers (model_server src/logging.cpp) name the server in a line whose
+    text names no tool."""
+    line = f"[2031-01-02 03:04:05.678][12][{logger}][error][widget.cpp:12] Something odd happened to widget_7"
+    assert detect_families(line)[0] == "openvino"
+    assert kb.lookup(line, top=1)[0].entry.family == "openvino"
