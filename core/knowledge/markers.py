@@ -971,6 +971,16 @@ _OPENVINO: Markers = (
     # graph_transformer.cpp: "Failed to find reference implementation for `<name>` Layer with `<type>` Type on
     # constant propagation"), whose message names no tool
     ("type on constant propagation", STRONG),
+    # Session s24c: OpenVINO Model Server's log lines name their spdlog logger between brackets after the
+    # time and thread (model_server src/logging.cpp: default_pattern "[%Y-%m-%d %T.%e][%t][%n][%l][%s:%#] %v",
+    # the loggers "serving", "modelmanager", "dag_executor", "sequence_manager", "llm_executor",
+    # "llm_calculator"): "[2024-05-01 10:11:12.123][1][serving][error][modelinstance.cpp:700] ..." is the
+    # server's. The modelmanager logger stays the medium "[modelmanager]" of s22c above.
+    ("][serving][", STRONG),
+    ("][dag_executor][", STRONG),
+    ("][sequence_manager][", STRONG),
+    ("][llm_executor][", STRONG),
+    ("][llm_calculator][", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -111,6 +111,12 @@ From s23e: openvino's frontends (common, onnx, pytorch, tensorflow), tools/mo, t
 kernel errors, openvino_tokenizers (__init__.py, hf_parser.py), the old IE's constant folding, the NPU
 routing (the NPU's driver texts stay Intel NPU's, core texts through it OpenVINO's).
 
+From s24c: the NPU plugin's config and compiler in driver (intel_npu config.cpp, zero_compiler_in_driver.cpp),
+ov::Model::evaluate (src/core/src/model.cpp), openvino.genai's generation_config.cpp, tools/mo's MXNet loader,
+clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, NNCF's external_quantizer.py
+and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model), model_server's status.cpp
+and its log lines' logger names (src/logging.cpp).
+
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
 """
@@ -126,6 +132,9 @@ from dumpscope.core.knowledge.family import detect_families
 from tests.support.advice import answered_by_entry, answers_with, assert_advice, assert_answered, first_answer
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
+#: OpenVINO Model Server's log line prefix (model_server src/logging.cpp:
+#: "[%Y-%m-%d %T.%e][%t][%n][%l][%s:%#] %v").
+OVMS_LINE = "[2031-01-02 03:04:05.678][12][serving][error][modelinstance.cpp:700] "
 
 OV_NODE = (
     "Exception from src/core/src/node.cpp:95:\n"
@@ -794,6 +803,147 @@ CASES = [
         "openvino-s23e-ie-const-propagation-no-reference",
         ("Mul_77", "FancyNorm", "onnxsim"),
     ),
+    # ---- s24c: openvino intel_npu (config.cpp, zero_compiler_in_driver.cpp), src/core/src/model.cpp,
+    # openvino.genai generation_config.cpp, tools/mo mxnet/loader.py and infer.py, clDNN kernels_cache.cpp,
+    # openvino_contrib nvidia_plugin, oneTBB tbbbind under OpenVINO, nncf torch external_quantizer.py ----
+    # src/plugins/intel_npu/src/al/src/config/config.cpp (OptionsDesc::get)
+    (
+        "Exception from src/plugins/intel_npu/src/al/src/config/config.cpp:260:\n"
+        "[ NOT_FOUND ] Option 'NPU_FANCY_KNOB' is not supported for current configuration",
+        "openvino-s24c-npu-option-not-found",
+        ("NPU_FANCY_KNOB", "SUPPORTED_PROPERTIES"),
+    ),
+    # src/plugins/intel_npu/src/compiler/src/zero_compiler_in_driver.cpp (2023-2024)
+    (
+        "LevelZeroCompilerInDriver: Failed to compile network. Error code: 2013265924. "
+        "Failed to find FP64 for t_in",
+        "openvino-s24c-npu-compiler-in-driver-failed",
+        ("2013265924", "Failed to find FP64 for t_in", "NPU driver"),
+    ),
+    # openvinotoolkit/openvino.genai src/cpp/src/generation_config.cpp (GenerationConfig::validate)
+    (
+        "Check 'eos_token_id != -1 || max_new_tokens != SIZE_MAX || max_length != SIZE_MAX' failed at "
+        "src/cpp/src/generation_config.cpp:171:\n"
+        "Either 'eos_token_id', or 'max_new_tokens', or 'max_length' should be defined.",
+        "openvino-s24c-genai-no-stop-criterion",
+        ("max_new_tokens=100", "get_eos_token_id"),
+    ),
+    (
+        "ignore_eos is true, in this case either 'max_new_tokens', or 'max_length' should be defined.",
+        "openvino-s24c-genai-no-stop-criterion",
+        ("max_new_tokens=100",),
+    ),
+    # src/core/src/model.cpp (ov::Model::evaluate)
+    (
+        "terminate called after throwing an instance of 'ov::Exception'\n  what():  Exception from "
+        "src/core/src/model.cpp:570:\nEvaluation failed on opset1::Multiply Mul_77 (opset1::Parameter "
+        "x[0]:f32[2,3], opset1::Constant c[0]:f32[2,3]) -> (f32[2,3])",
+        "openvino-s24c-model-evaluate-failed",
+        ("Mul_77", "opset1::Multiply", "compile_model(model, 'CPU')"),
+    ),
+    # tools/mo/openvino/tools/mo/front/mxnet/loader.py (load_symbol_def)
+    (
+        "[ ERROR ]  Input model name /tmp/nets/detector_v2.params is not in an expected format, "
+        "cannot extract iteration number.",
+        "openvino-s24c-mo-mxnet-model-name",
+        ("/tmp/nets/detector_v2.params", "mymodel-0000.params"),
+    ),
+    # openvinotoolkit/openvino_contrib modules/nvidia_plugin/src/cuda_graph_topology_runner.cpp
+    (
+        "[ ERROR ] /src/openvino_contrib/modules/nvidia_plugin/src/ops/subgraph.cpp:59(initExecuteSequence): "
+        "Node: name = Erf_12, description = Erf; Is not found in OperationRegistry",
+        "openvino-s24c-nvidia-plugin-op-missing",
+        ("Erf_12", "Erf", "HETERO:NVIDIA,CPU"),
+    ),
+    # oneTBB's tbbbind loaded by OpenVINO's CPU plugin (a Windows event-log record)
+    (
+        "Faulting application name: app.exe, version: 1.0.0.0, time stamp: 0x6612a0b1\n"
+        "Faulting module name: tbbbind_2_5.dll, version: 2021.2.6.0, time stamp: 0x6895623f\n"
+        "Exception code: 0xc0000005\n"
+        "Faulting module path: C:\\apps\\venv\\Lib\\site-packages\\openvino\\libs\\tbbbind_2_5.dll",
+        "openvino-s24c-tbbbind-crash",
+        ("tbbbind_2_5.dll", "INFERENCE_NUM_THREADS"),
+    ),
+    # openvinotoolkit/nncf nncf/torch/quantization/external_quantizer.py (ExternalQuantizerCallHook.__call__)
+    (
+        '  File "/opt/venv/lib/python3.11/site-packages/nncf/torch/quantization/external_quantizer.py", '
+        "line 39, in __call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
+        "AttributeError: 'NoneType' object has no attribute 'nncf'",
+        "openvino-s24c-nncf-torch-quantizer-hook-outside-forward",
+        ("quantize_outputs=False", "x.clone()"),
+    ),
+    # tools/mo/openvino/tools/mo/middle/passes/infer.py, the node name on the next line of a wrapped log
+    (
+        '[ ERROR ]  Cannot infer shapes or values for node\n "conv_in/Conv2D".',
+        "openvino-mo-cannot-infer-shapes",
+        ("conv_in/Conv2D", "--input_shape"),
+    ),
+    # the 2020-2021 clDNN kernels_cache.cpp (build_all)
+    (
+        "Program build failed. You may enable OCL source dump to see the error log.",
+        "openvino-gpu-program-build-failed",
+        ("compute runtime",),
+    ),
+    # openvinotoolkit/openvino.genai src/cpp/src/utils.cpp (read_model)
+    (
+        "Exception from src/cpp/src/utils.cpp:300:\n"
+        "Could not find a model in the directory '\"/data/llm/my-ov\"'",
+        "openvino-s24c-genai-model-dir-no-xml",
+        ("/data/llm/my-ov", "optimum-cli export openvino"),
+    ),
+    # openvinotoolkit/nncf src/nncf/quantization/quantize_model.py (compress_weights' backend checks)
+    (
+        "nncf.errors.ParameterNotSupportedError: ONNX backend does not support scale_estimation, gptq "
+        "option(s). Set them to None.",
+        "openvino-s24c-nncf-backend-option-unsupported",
+        ("ONNX", "scale_estimation, gptq", "nncf.compress_weights(ov_model"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: Torch backend does not support NF4 and E2M1 modes for "
+        "weight compression.",
+        "openvino-s24c-nncf-backend-option-unsupported",
+        ("Torch", "NF4 and E2M1 modes"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: Scale estimation, GPTQ or Lora Correction algorithm is "
+        "defined, but dataset is None.",
+        "openvino-s24c-nncf-data-aware-without-dataset",
+        ("nncf.Dataset(", "--dataset"),
+    ),
+    (
+        "nncf.errors.ParameterNotSupportedError: AWQ, Scale estimation, GPTQ or Lora Correction algorithm is "
+        "defined, but mode is E2M1.",
+        "openvino-s24c-nncf-gptq-with-lora",
+        ("E2M1", "INT4_SYM"),
+    ),
+    # openvinotoolkit/model_server src/status.cpp (Status::statusMessageMap), in the server's log format
+    # (src/logging.cpp default_pattern)
+    (
+        OVMS_LINE + "Layout from config has real name. Use mapped name instead",
+        "openvino-s24c-ovms-config-name-not-in-model",
+        ("Layout", "mapping_config.json"),
+    ),
+    (
+        OVMS_LINE + "Anonymous fixed shape is invalid for models with multiple inputs",
+        "openvino-s24c-ovms-anonymous-shape-multi-input",
+        ("shape", "keyed by input name"),
+    ),
+    (
+        OVMS_LINE + "Model could not be reshaped with requested shape",
+        "openvino-s24c-ovms-reshape-failed",
+        ("ov::Model::reshape", "batch_size"),
+    ),
+    (
+        OVMS_LINE + "Configuration file not found or cannot open: /srv/cfg/models.json",
+        "openvino-s24c-ovms-config-file-missing",
+        ("--config_path", "docker run -v"),
+    ),
+    (
+        "[2031-01-02 03:04:05.678][12][modelmanager][error][pipelinedefinition.cpp:800] Validation of "
+        "pipeline: crop_then_classify definition failed. Pipeline definition has reference to missing model",
+        "openvino-s24c-ovms-pipeline-definition-reference",
+        ("has reference to missing model", "model_config_list"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1434,3 +1584,12 @@ def test_unconverted_ops_summary_answers_alone_and_yields_to_the_detailed_log(kb
     ids = [m.entry.id for m in kb.lookup(report, top=3)]
     assert ids[0] == "openvino-conversion-failed-for-op", ids
     assert ids.index("openvino-s23e-conversion-failed-summary") > 0, ids
+
+
+@pytest.mark.parametrize("logger", ["serving", "dag_executor", "sequence_manager", "llm_executor"])
+def test_a_model_server_log_line_names_openvino_by_its_logger(kb: KnowledgeBase, logger: str) -> None:
+    """OpenVINO Model Server's spdlog loggers (model_server src/logging.cpp) name the server in a line whose
+    text names no tool."""
+    line = f"[2031-01-02 03:04:05.678][12][{logger}][error][widget.cpp:12] Something odd happened to widget_7"
+    assert detect_families(line)[0] == "openvino"
+    assert kb.lookup(line, top=1)[0].entry.family == "openvino"
