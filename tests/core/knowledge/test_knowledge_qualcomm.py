@@ -118,6 +118,9 @@ Genie and QnnHtp strings.
 
 From s23d: the QNN SDK 2.26 SampleApp (DynamicLoadUtil.cpp, Log/LogUtils.cpp; zhangyao23/-1 d76bc90), QAIRT's
 converter translations and logger (zhiyuan8/qnn 24eb410), quic/aimet (c51b284b).
+
+From s24e: QNN DLC tutorial, QnnContext.h, SNPE Java API, aimet_onnx quantsim.py, onnxruntime qnn_def.cc,
+executorch qnn_partitioner.py.
 """
 
 from __future__ import annotations
@@ -658,6 +661,55 @@ CASES = [
         "ValueError: float data_type can only be used when default_output_bw set to 16 or 32, not 4",
         "qualcomm-s23d-aimet-float-bitwidth",
         ("default_output_bw=4", "QuantizationDataType.int"),
+    ),
+    # s24e: QNN docs' DLC tutorial and qnn-net-run's help (a DLC given to --model); SNPE's Android Java API;
+    # quic/aimet aimet_onnx/quantsim.py (libpymo.PtrToInt64); onnxruntime providers/qnn/builder/qnn_def.cc and
+    # qnn_model_wrapper.cc; executorch backends/qualcomm/partition/qnn_partitioner.py
+    (
+        "qnn-net-run log level is : QNN_LOG_LEVEL_ERROR\nUnable to load model. dlerror(): (null)\n"
+        "Failed to load ModelLib!\nCould not load model : zz_detector_int8.dlc!\nInitialization failure",
+        "qualcomm-s24e-qnn-net-run-dlc-as-model",
+        ("'zz_detector_int8.dlc'", "--dlc_path zz_detector_int8.dlc", "libQnnModelDlc.so"),
+    ),
+    (
+        "     1.2ms [ ERROR ] Unable to load model. dlerror(): ./libzz_net.so: wrong ELF class: ELFCLASS32",
+        "qualcomm-s23d-qnn-tool-load-model-lib",
+        ("'./libzz_net.so: wrong ELF class: ELFCLASS32'", "qnn-model-lib-generator"),
+    ),
+    (
+        "java.lang.NullPointerException: Attempt to invoke virtual method 'com.qualcomm.qti.snpe.FloatTensor "
+        "com.qualcomm.qti.snpe.NeuralNetwork.createFloatTensor(int[])' on a null object reference",
+        "qualcomm-s24e-snpe-java-network-null",
+        ("NeuralNetwork.createFloatTensor()", "NeuralNetworkBuilder.build()", "setRuntimeOrder"),
+    ),
+    (
+        "    quant_info=libpymo.PtrToInt64(quant_info),\n"
+        "TypeError: PtrToInt64(): incompatible function arguments. "
+        "The following argument types are supported:\n"
+        "    1. (arg0: capsule) -> int\n\n"
+        "Invoked with: <aimet_common.libquant_info.QcQuantizeInfo object at 0x7f01>",
+        "qualcomm-s24e-aimet-pybind-incompatible",
+        ("PtrToInt64()", "aimet-onnx and aimet-torch", "fresh virtualenv"),
+    ),
+    (
+        "QNN.backendValidateOpConfig() failed for node `/zz/Gather_4` of type `Gather` with error code 3101",
+        "qualcomm-s24e-qnn-ep-op-config-failed",
+        ("Gather", "/zz/Gather_4", "QNN error 3101", "backendValidateOpConfig()", "CPU EP"),
+    ),
+    (
+        "QNN.graphAddNode() failed for node `zz_softmax` of type `Softmax` with error code 6005",
+        "qualcomm-s24e-qnn-ep-op-config-failed",
+        ("zz_softmax", "QNN error 6005", "graphAddNode()"),
+    ),
+    (
+        "[W:onnxruntime:, qnn_model_wrapper.cc:240 CreateQnnNode] Validating node failed for: /zz/Conv_11",
+        "qualcomm-s24e-qnn-ep-node-failed-old",
+        ("node /zz/Conv_11", "'Validating' is backendValidateOpConfig"),
+    ),
+    (
+        "[QNN Partitioner Op Support]: aten.zz_fancy_op.default | False",
+        "qualcomm-s24e-executorch-partitioner-op-unsupported",
+        ("aten.zz_fancy_op.default", "(False)", "QnnQuantizer"),
     ),
 ]
 
