@@ -1415,3 +1415,15 @@ def test_a_binding_envelope_alone_names_its_code_and_reason(
     top = kb.lookup(text, top=1)[0]
     assert top.entry.id == envelope
     assert_advice(top, (code, "zq qv wx kj happened"), judged_specific=False)
+
+
+@pytest.mark.parametrize(("form", "code"), [(_JAVA, "ORT_FAIL"), (_CSHARP, "RuntimeException")])
+def test_a_binding_envelope_around_the_node_envelope_leaves_the_node_envelope_to_answer(
+    kb: KnowledgeBase, form: str, code: str
+) -> None:
+    """The run-time envelope inside names the node and carries the same reason: the binding's adds nothing."""
+    inner = "Non-zero status code returned while running Mul node. Name:'zz_mul' Status Message: zq qv wx kj"
+    ranked = kb.lookup(form.format(code=code, inner=inner), top=3)
+    assert ranked[0].entry.id == "onnxruntime-non-zero-status-code-returned"
+    assert ("op", "zz_mul") in ranked[0].captures
+    assert not any("reason" in dict(m.captures) for m in ranked if "s24g" in m.entry.id)
