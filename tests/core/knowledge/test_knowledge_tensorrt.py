@@ -421,11 +421,6 @@ CASES = [
         ("polygraphy convert zz_onnx/vae.opt/model.onnx", "[E] lines"),
     ),
     (
-        "[E] [TRT] 3: (Unnamed Layer* 77) [Convolution]:kernel weights has count 144 but 1440 was expected",
-        "tensorrt-s24g-weights-count-expected",
-        ("(Unnamed Layer* 77) [Convolution]", "hold 144", "needs 1440"),
-    ),
-    (
         "[TRT] zz_engine.cpp (600) - Cuda Error in zzEnqueue: 11 (invalid argument)",
         "tensorrt-s24g-legacy-cuda-error-in-function",
         ("zzEnqueue", "zz_engine.cpp, line 600", "error 11"),
