@@ -1342,7 +1342,9 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
       onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
       its tool whose pattern matched or that an exact code of the message names (an ``aclrtSetDevice ...
-      507033`` card before the ``EE1001`` line that carried its reason);
+      507033`` card before the ``EE1001`` line that carried its reason), or, with none of its tool,
+      under the best specific pattern match of another tool inside its inner message
+      (:func:`_inner_by_another_tool`);
     * a pattern match that captured nothing, on a line of ``text`` before the best pattern match of its tool
       that captured the op, node or layer that failed, under that match (:func:`_announces`: a summary that
       announces the lines after it)."""
@@ -1353,15 +1355,44 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
             for m in matches
         ]
     carried = _best_specific(matches, ("pattern", "code"), cards=True)
-    if carried:
-        matches = [
-            _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
-            for m in matches
-        ]
+    matches = [_under_carried(m, carried, matches, text) if is_envelope(m) else m for m in matches]
     naming = _best_naming(matches, text)
     if not naming:
         return matches
     return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
+
+
+def _under_carried(m: Match, carried: dict[str, float], matches: list[Match], text: str) -> Match:
+    """The envelope ``m`` under the best match of its tool that ``carried`` holds, else under the best
+    specific pattern match of another tool found inside the inner message ``m`` captured
+    (:func:`_inner_by_another_tool`); unchanged when there is neither."""
+    if m.entry.family in carried:
+        return _under(m, carried[m.entry.family])
+    other = _inner_by_another_tool(m, matches, text)
+    return m if other is None else _under(m, other)
+
+
+def _inner_by_another_tool(m: Match, matches: list[Match], text: str) -> float | None:
+    """The best score of a specific match of another tool that the text names (its markers or codes; not
+    text any tool prints) found by its pattern at or after where the envelope ``m``'s captured ``reason``
+    starts: the inner message was printed by that tool (CANN's ``EE9999`` lines inside onnxruntime's
+    ``Status Message:``, which the eval set labels with both tools).  None when ``m`` captured no reason or
+    no such match is there."""
+    found = m.entry.search(text) if m.entry.pattern else None
+    if found is None or "reason" not in found.re.groupindex or found.start("reason") < 0:
+        return None
+    start, names = found.start("reason"), set(named_families(text)) - {m.entry.family, *RUNTIME_FAMILIES}
+    return max(
+        (
+            o.score
+            for o in matches
+            if o.entry.family in names
+            and "pattern" in o.reason.split("+")
+            and not (_is_generic(o) or is_envelope(o) or is_code_card(o))
+            and _start(o, text) >= start
+        ),
+        default=None,
+    )
 
 
 def _carries_code(m: Match) -> bool:

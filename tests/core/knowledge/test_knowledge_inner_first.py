@@ -62,6 +62,45 @@ def test_only_an_envelope_of_the_same_tool_moves_below_a_pattern_match() -> None
     assert [m.score for m in alone] == [52.0, 60.0]  # no inner match of its tool: unchanged
 
 
+FOREIGN_INNER = "EE9999: Inner Error!\nrtZqQuery execute failed, reason=[feature not support]"
+
+
+def test_an_inner_message_of_another_tool_answers_before_the_envelope(kb: KnowledgeBase) -> None:
+    """s24g: an execution provider's backend (CANN's runtime, rts error_message_manage.cc) printed the inner
+    message: with no entry of onnxruntime for it, the other tool's entry found inside the envelope's
+    ``Status Message:`` answers first, and the envelope, still naming the node, comes after it."""
+    text = ENVELOPE.format(op="Conv", node="conv_zz", inner=FOREIGN_INNER)
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "ascend-rt-feature-not-support"
+    assert ("arg", "rtZqQuery") in ranked[0].captures
+    envelope = [m for m in ranked if m.entry.id == "onnxruntime-non-zero-status-code-returned"]
+    assert envelope and ("op", "conv_zz") in envelope[0].captures
+
+
+def test_another_tool_before_the_envelope_moves_nothing() -> None:
+    """Only a match inside the envelope's inner message (from where its reason starts) moves it."""
+    envelope = Entry(
+        "env", "T", "run", "c", "f", "s", family="onnxruntime", pattern=r"Status Message: (?P<reason>[^\n]+)"
+    )
+    inner = Entry("inner", "T", "run", "c", "f", "s", family="ascend", pattern=r"rtZq\w+ execute failed")
+    matches = [
+        Match(envelope, 50.0, "pattern", (("reason", "EE9999: Inner Error!"),)),
+        Match(inner, 46.0, "pattern", ()),
+    ]
+    after = "Status Message: EE9999: Inner Error!\nrtZqQuery execute failed"
+    before = "rtZqQuery execute failed\nStatus Message: EE9999: Inner Error!"
+    assert [m.score for m in inner_first(matches, after)] == [45.0, 46.0]
+    assert [m.score for m in inner_first(matches, before)] == [50.0, 46.0]
+
+
+def test_another_tool_the_text_does_not_name_moves_nothing(kb: KnowledgeBase) -> None:
+    """A line that only looks like another tool's (no marker or code of it) leaves the envelope first."""
+    text = ENVELOPE.format(
+        op="Conv", node="conv_zz", inner="rtZqQuery execute failed, reason=[feature not support]"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "onnxruntime-non-zero-status-code-returned"
+
+
 @pytest.mark.parametrize(
     ("prefix", "op"),
     [("[ONNXRuntimeError] : 1 : FAIL : ", "LayerNormalization"), ("RUNTIME_EXCEPTION : ", "Loop")],

@@ -118,6 +118,8 @@ From s22e: onnxruntime ``core/graph/model.cc`` ("system error number"), ``core/s
 (ORT format version); Python's import system (a shadowing file).
 From s23g: contrib_ops/cpu/bert/multihead_attention_helper.h, group_query_attention_helper.h (CheckInputs);
 onnxruntime-genai src/generators.cpp, src/models/model.cpp, src/models/onnxruntime_api.h.
+From s24g: core/platform/*/env.cc, provider_options_utils.h, session_state_utils.cc, qdq_actions.cc,
+js/common/lib/backend-impl.ts, java OrtException.java, csharp Exceptions.shared.cs.
 """
 
 from __future__ import annotations
@@ -522,6 +524,39 @@ CASES = [
         "TypeError: Tensor.data must be a typed array (9) for int64 tensors, but got typed array (1).",
         "onnxruntime-s23-node-tensor-typed-array-kind",
         ("int64 tensor", "wants kind 9 and was given kind 1", "BigInt64Array"),
+    ),
+    # ---- s24g: core/platform/*/env.cc (GetFileLength), core/framework/provider_options_utils.h (EnumToName),
+    # session_state_utils.cc (SaveInitializedTensors), qdq_transformer qdq_actions.cc, js/common
+    # backend-impl.ts; the Java (OrtException.java) and C# (Exceptions.shared.cs) envelopes around them ----
+    (
+        "ai.onnxruntime.OrtException: Error code - ORT_INVALID_ARGUMENT - message: Invalid fd was "
+        "supplied: -1",
+        "onnxruntime-s24g-invalid-fd-supplied",
+        ("descriptor -1", "absolute path"),
+    ),
+    (
+        "Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:Fail] provider_options_utils.h:31 "
+        "EnumToName Failed to map enum value to name: 777",
+        "onnxruntime-s24g-provider-option-enum-unmapped",
+        ("held 777", "CreateCUDAProviderOptions"),
+    ),
+    (
+        "C:\\zz\\onnxruntime\\core\\framework\\session_state_utils.cc:250 "
+        "onnxruntime::session_state_utils::SaveInitializedTensors ort_value_name_idx_map.MaxIdx() > -1 was "
+        "false. OrtValue indexes should have been populated.",
+        "onnxruntime-s24g-empty-graph-no-ortvalue-index",
+        ("graph is empty", "graph.node"),
+    ),
+    (
+        "Error: no available backend found. ERR: [wasm] backend not found.",
+        "onnxruntime-s24g-web-backend-not-registered",
+        ("'wasm'", "onnxruntime-node", "npm ls onnxruntime-common"),
+    ),
+    (
+        "Error: Can't create a session. ERROR_CODE: 1, ERROR_MESSAGE: qdq_actions.cc:137 "
+        "TransposeDQWeightsForMatMulNBits Missing required scale: zz.w_scale for node: zz.w_DequantizeLinear",
+        "onnxruntime-s24g-qdq-matmulnbits-missing-initializer",
+        ("zz.w_DequantizeLinear", "scale zz.w_scale", "ORT_ENABLE_BASIC"),
     ),
 ]
 
@@ -1340,3 +1375,55 @@ def test_an_attention_input_dimension_check_is_answered_by_its_clause(
 ) -> None:
     top = assert_answered(kb, message, named, clause="ort-contrib-attention-input-dims")
     assert top.entry.family == "onnxruntime"
+
+
+# ---- s24g: the bindings' envelopes (java/src/main/java/ai/onnxruntime/OrtException.java,
+# csharp/src/Microsoft.ML.OnnxRuntime/Exceptions.shared.cs): the native reason's entry first ----
+
+_JAVA = "ai.onnxruntime.OrtException: Error code - {code} - message: {inner}"
+_CSHARP = "Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:{code}] {inner}"
+
+
+@pytest.mark.parametrize(
+    ("form", "code", "envelope"),
+    [
+        (_JAVA, "ORT_FAIL", "onnxruntime-s24g-java-ortexception-envelope"),
+        (_CSHARP, "Fail", "onnxruntime-s24g-csharp-exception-envelope"),
+    ],
+)
+def test_a_binding_envelope_answers_after_the_native_reason_it_carries(
+    kb: KnowledgeBase, form: str, code: str, envelope: str
+) -> None:
+    text = form.format(code=code, inner="OrtValue indexes should have been populated.")
+    ranked = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ranked[0] == "onnxruntime-s24g-empty-graph-no-ortvalue-index"
+    assert envelope in ranked[1:]
+
+
+@pytest.mark.parametrize(
+    ("form", "code", "envelope"),
+    [
+        (_JAVA, "ORT_RUNTIME_EXCEPTION", "onnxruntime-s24g-java-ortexception-envelope"),
+        (_CSHARP, "RuntimeException", "onnxruntime-s24g-csharp-exception-envelope"),
+    ],
+)
+def test_a_binding_envelope_alone_names_its_code_and_reason(
+    kb: KnowledgeBase, form: str, code: str, envelope: str
+) -> None:
+    """An inner text no entry knows leaves the envelope first: generic, but it shows the code and reason."""
+    text = form.format(code=code, inner="zq qv wx kj happened")
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == envelope
+    assert_advice(top, (code, "zq qv wx kj happened"), judged_specific=False)
+
+
+@pytest.mark.parametrize(("form", "code"), [(_JAVA, "ORT_FAIL"), (_CSHARP, "RuntimeException")])
+def test_a_binding_envelope_around_the_node_envelope_leaves_the_node_envelope_to_answer(
+    kb: KnowledgeBase, form: str, code: str
+) -> None:
+    """The run-time envelope inside names the node and carries the same reason: the binding's adds nothing."""
+    inner = "Non-zero status code returned while running Mul node. Name:'zz_mul' Status Message: zq qv wx kj"
+    ranked = kb.lookup(form.format(code=code, inner=inner), top=3)
+    assert ranked[0].entry.id == "onnxruntime-non-zero-status-code-returned"
+    assert ("op", "zz_mul") in ranked[0].captures
+    assert not any("reason" in dict(m.captures) for m in ranked if "s24g" in m.entry.id)

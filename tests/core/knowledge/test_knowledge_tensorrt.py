@@ -106,6 +106,8 @@ core/conversion/conversion.cpp).
 From s23g: samples/common/sampleOptions.cpp (trtexec's option values), onnx/onnx-tensorrt#759,
 open-mmlab/mmdeploy#1958, pytorch/TensorRT#1995,
 TensorRT-LLM's llmRequest.h.
+From s24g: libnvinfer's Myelin, cuBLASLt and cuDLA texts (Error Code 1), TensorRT 5-7's engine/CUDA texts,
+demo/Diffusion's engine build, mmdeploy/backend/tensorrt/utils.py.
 """
 
 from __future__ import annotations
@@ -363,6 +365,78 @@ CASES = [
         "(/zz/cpp/include/tensorrt_llm/batch_manager/llmRequest.h:12)",
         "tensorrt-s23g-trtllm-prompt-exceeds-max-input-len",
         ("3333", "1024", "--max_input_len 3333"),
+    ),
+    # ---- s24g: libnvinfer's Myelin/cuBLAS/DLA texts under Error Code 1, TensorRT 5-7 builder/engine texts,
+    # demo/Diffusion's polygraphy build, mmdeploy/backend/tensorrt/utils.py ----
+    (
+        "[TRT] [E] 1: [runner.cpp::executeMyelinGraph::700] Error Code 1: Myelin "
+        "([cask.cpp:exec:1001] Platform (Cuda) error)",
+        "tensorrt-s24g-myelin-cask-platform-error",
+        ("cask.cpp:exec:1001", "Cuda", "compute-sanitizer"),
+    ),
+    (
+        "[E] Error[1]: [runner.cpp::execute::801] Error Code 1: Myelin (Final synchronize failed (719))",
+        "tensorrt-s24g-myelin-final-synchronize-failed",
+        ("error 719", "CUDA error 719"),
+    ),
+    (
+        "[TRT] [E] 1: [codeGenerator.cpp::compileGraph::1002] Error Code 1: Myelin (No Myelin Error exists)",
+        "tensorrt-s24g-myelin-no-error-exists",
+        ("ForeignNode", "--builderOptimizationLevel"),
+    ),
+    (
+        "SSA validation FAIL: tensor mul_3_out'.1__t's uses list size does not match the actual use in the "
+        "program:3 vs. 2",
+        "tensorrt-s24g-myelin-ssa-validation-fail",
+        ("mul_3_out'.1__t", "uses list size does not match the actual use in the program:3 vs. 2"),
+    ),
+    (
+        "[TRT] [E] 1: [ltWrapper.cpp::CublasLtWrapper::70] Error Code 1: Cublas (Could not initialize "
+        "cublasLt. Please check CUDA installation.)",
+        "tensorrt-s24g-cublaslt-init-failed",
+        ("cublasLtCreate", "--tacticSources=-CUBLAS,-CUBLAS_LT"),
+    ),
+    (
+        "[E] Error[1]: [cudlaUtils.cpp::submit::101] Error Code 1: DLA (Failed to submit program to DLA "
+        "engine.)",
+        "tensorrt-s24g-dla-submit-failed",
+        ("--useDLACore", "cuDLA"),
+    ),
+    (
+        "[TensorRT] ERROR: (Unnamed Layer* 31) [ElementWise]: elementwise inputs must not be Int32",
+        "tensorrt-s24g-elementwise-int32-inputs",
+        ("(Unnamed Layer* 31)", "TensorRT 8"),
+    ),
+    (
+        "zz_app: engine.cpp:1200: bool nvinfer1::rt::Engine::deserialize(const void*, std::size_t, "
+        'nvinfer1::IGpuAllocator&, nvinfer1::IPluginFactory*): Assertion `size >= bsize && "Mismatch between '
+        "allocated memory size and expected size of serialized engine.\"' failed.",
+        "tensorrt-s24g-engine-size-mismatch",
+        ("std::ios::binary", "deserializeCudaEngine"),
+    ),
+    (
+        "RuntimeError: Failed to build TensorRT engine. Error details:\nCommand: polygraphy convert "
+        "zz_onnx/vae.opt/model.onnx --convert-to trt --output zz_engine/vae.plan",
+        "tensorrt-s24g-demo-engine-build-command-failed",
+        ("polygraphy convert zz_onnx/vae.opt/model.onnx", "[E] lines"),
+    ),
+    (
+        "[TRT] zz_engine.cpp (600) - Cuda Error in zzEnqueue: 11 (invalid argument)",
+        "tensorrt-s24g-legacy-cuda-error-in-function",
+        ("zzEnqueue", "zz_engine.cpp, line 600", "error 11"),
+    ),
+    (
+        "ERROR: Calibration failure occured with no scaling factors detected. This could be due to no int8 "
+        "calibrator or insufficient custom scales for network layers.",
+        "tensorrt-int8-calibration-no-scales",
+        ("setDynamicRange", "IInt8EntropyCalibrator2"),
+    ),
+    (
+        '  File "/zz/mmdeploy/backend/tensorrt/utils.py", line 9, in from_onnx\n'
+        "    assert engine is not None, 'Failed to create TensorRT engine'\n"
+        "AssertionError: Failed to create TensorRT engine",
+        "tensorrt-s24g-mmdeploy-engine-is-none",
+        ("[TRT] error lines", "max_workspace_size"),
     ),
 ]
 
@@ -1512,3 +1586,19 @@ def test_the_older_parser_s_unsupported_node_keeps_the_code_it_printed(kb: Knowl
     top = kb.lookup(message, top=3)
     assert top[0].entry.id == "tensorrt-no-importer-registered-unsupported-node"
     assert "trt:UNSUPPORTED_NODE" in top[0].entry.keys
+
+
+# ---- s24g: demo/Diffusion's 'Failed to build TensorRT engine. Error details: Command: polygraphy
+# convert ...' repeats the command only; TensorRT's own error line printed above it answers first ----
+
+
+def test_the_demo_build_failure_answers_after_the_tensorrt_error_printed_above_it(kb: KnowledgeBase) -> None:
+    text = (
+        "[E] 1: [ltWrapper.cpp::CublasLtWrapper::70] Error Code 1: Cublas (Could not initialize cublasLt. "
+        "Please check CUDA installation.)\n"
+        "RuntimeError: Failed to build TensorRT engine. Error details:\n"
+        "Command: polygraphy convert zz_onnx/clip.opt/model.onnx --convert-to trt --output zz.plan"
+    )
+    ranked = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ranked[0] == "tensorrt-s24g-cublaslt-init-failed"
+    assert "tensorrt-s24g-demo-engine-build-command-failed" in ranked[1:]
