@@ -98,9 +98,10 @@ From s22g: the rknn-toolkit2 2.5.0 wheel's API, board-connection, quantizer and 
 compressed string tables of rknn/api/rknn_base, rknn_platform, quantizer and rules/*.so).
 From s23f: the rknn-toolkit2 2.5.0 wheel's compiler (rknn/api/lib/linux-x86_64/librknnc.so strings): CPU
 fallbacks, ONNX import, constant-only operators, asymmetric pads.
-From s24d: the RKNPU kernel driver (Rockchip kernel drivers/rknpu/rknpu_job.c, rknpu_reset.c), librknnrt 1.5.2's
-strings (rockchip-linux/rknpu2 runtime/RK3588/Linux/librknn_api/armhf/librknnrt.so) and RKLLM's runtime lines
-(airockchip/rknn-llm threads): NPU job timeouts, aborts and interrupts, core masks, input layouts, model versions.
+From s24d: the RKNPU kernel driver (Rockchip kernel drivers/rknpu/rknpu_job.c, rknpu_reset.c), librknnrt
+1.5.2's strings (rockchip-linux/rknpu2 runtime/RK3588/Linux/librknn_api/armhf/librknnrt.so) and RKLLM's
+runtime lines (airockchip/rknn-llm threads): NPU job timeouts, aborts, interrupts, core masks, input layouts,
+model versions.
 """
 
 from __future__ import annotations
@@ -485,11 +486,11 @@ CASES = [
         "rknn-s23f-compiler-asymmetric-pad",
         ("/stem/pool/MaxPool", "top pad(0) + height(2) < height kernelsize(3)"),
     ),
-    # ---- s24d: the RKNPU driver (rknpu_job.c LOG_ERROR lines), librknnrt 1.5.2 strings, RKLLM runtime lines ----
-    # rknpu_job.c rknpu_job_abort: "job timeout, flags: %#x, irq status: %#x, ... task counter: %#x, elapsed time"
+    # ---- s24d: the RKNPU driver (rknpu_job.c), librknnrt 1.5.2 strings, RKLLM runtime lines ----
+    # rknpu_job.c rknpu_job_abort: "job timeout, flags: %#x, irq status: %#x, ... task counter: %#x, ..."
     (
-        "[  812.334455] RKNPU fdab0000.npu: RKNPU: job timeout, flags: 0x0, irq status: 0x0, raw status: 0x0, "
-        "require mask: 0x300, task counter: 0x2a, elapsed time: 6004321us",
+        "[  812.334455] RKNPU fdab0000.npu: RKNPU: job timeout, flags: 0x0, irq status: 0x0, "
+        "raw status: 0x0, require mask: 0x300, task counter: 0x2a, elapsed time: 6004321us",
         "rknn-s24d-driver-job-timeout",
         ("0x2a", "/sys/kernel/debug/rknpu/version", "RKNN_LOG_LEVEL"),
     ),
@@ -505,7 +506,7 @@ CASES = [
         "rknn-s24d-driver-job-abort",
         ("error -512", "ERESTARTSYS"),
     ),
-    # rknpu_job.c rknpu_irq_handler: "invalid irq status: %#x, raw status: %#x, require mask: %#x, task counter"
+    # rknpu_job.c rknpu_irq_handler: "invalid irq status: %#x, raw status: %#x, require mask: %#x, ..."
     (
         "RKNPU: invalid irq status: 0xc, raw status: 0xc, require mask: 0x300, task counter: 0x9",
         "rknn-s24d-driver-invalid-irq-status",
@@ -535,10 +536,10 @@ CASES = [
         "rknn-s24d-runtime-input-format",
         ("pass_through=1", "RKNN_QUERY_NATIVE_INPUT_ATTR"),
     ),
-    # librknnrt: "rknn_set_input_shapes error, %s fmt(%d) is invalid, only support NHWC or UNDEFINED layout input"
+    # librknnrt: "rknn_set_input_shapes error, %s fmt(%d) is invalid, only support NHWC or UNDEFINED ..."
     (
-        "E RKNN: [09:10:11.120] rknn_set_input_shapes error, pixel_in fmt(2) is invalid, only support NHWC or "
-        "UNDEFINED layout input",
+        "E RKNN: [09:10:11.120] rknn_set_input_shapes error, pixel_in fmt(2) is invalid, only support "
+        "NHWC or UNDEFINED layout input",
         "rknn-s24d-runtime-input-format",
         ("fmt 2", "pixel_in", "RKNN_QUERY_INPUT_DYNAMIC_RANGE"),
     ),
@@ -561,16 +562,16 @@ CASES = [
         "rkllm-s24d-matmul-run-failed",
         ("w4a16", "rknpu driver", "0.9.8"),
     ),
-    # airockchip/rknn-llm#187: "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7."
+    # airockchip/rknn-llm#187: "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to ..."
     (
         "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.8.",
         "rkllm-s24d-driver-too-low",
         ("(0.9.8)", "/sys/kernel/debug/rknpu/version"),
     ),
-    # airockchip/rknn-llm#182: rkllm_init's ": error: failed to load model '%s'" without a magic-characters line
+    # airockchip/rknn-llm#182: rkllm_init's ": error: failed to load model '%s'", no magic-characters line
     (
-        "rkllm init start\nI rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.9.8, platform: RK3576\n\n"
-        ": error: failed to load model 'tiny-chat-w4a16-rk3576.rkllm'\nrkllm init failed",
+        "rkllm init start\nI rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.9.8, "
+        "platform: RK3576\n\n: error: failed to load model 'tiny-chat-w4a16-rk3576.rkllm'\nrkllm init failed",
         "rkllm-s24d-failed-to-load-model",
         ("tiny-chat-w4a16-rk3576.rkllm", "RKLLM-Toolkit release"),
     ),
