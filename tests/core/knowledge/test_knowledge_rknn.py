@@ -575,6 +575,13 @@ CASES = [
         "rkllm-s24d-failed-to-load-model",
         ("tiny-chat-w4a16-rk3576.rkllm", "RKLLM-Toolkit release"),
     ),
+    # airockchip/rknn-llm#98, #297: RKLLM-Toolkit: "Catch exception when converting model: Not enough free ..."
+    (
+        "ERROR: Catch exception when converting model: Not enough free space to write 4194304 bytes\n"
+        "Export model failed!",
+        "rkllm-s24d-export-no-space",
+        ("4194304 bytes", "/dev/shm", "TMPDIR"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
