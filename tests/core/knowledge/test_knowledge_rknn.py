@@ -575,7 +575,7 @@ CASES = [
         "rkllm-s24d-failed-to-load-model",
         ("tiny-chat-w4a16-rk3576.rkllm", "RKLLM-Toolkit release"),
     ),
-    # airockchip/rknn-llm#98, #297: RKLLM-Toolkit: "Catch exception when converting model: Not enough free ..."
+    # airockchip/rknn-llm#98, #297: RKLLM-Toolkit: "Catch exception when converting model: Not enough ..."
     (
         "ERROR: Catch exception when converting model: Not enough free space to write 4194304 bytes\n"
         "Export model failed!",
