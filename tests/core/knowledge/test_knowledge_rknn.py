@@ -582,6 +582,32 @@ CASES = [
         "rkllm-s24d-export-no-space",
         ("4194304 bytes", "/dev/shm", "TMPDIR"),
     ),
+    # librknnrt: "failed to convert handle(%d) to fd, ret: %d, errno: %d, errstr: %s"
+    (
+        "E RKNN: [09:10:11.120] failed to convert handle(2048) to fd, ret: -1, errno: 24, "
+        "errstr: Too many open files",
+        "rknn-s24d-dma-buffer-convert",
+        ("errno 24: Too many open files", "ulimit -n"),
+    ),
+    # librknnrt: "rknn_set_input_shape error, rknn model is static shape type, please export rknn with ..."
+    (
+        "E RKNN: [09:10:11.120] rknn_set_input_shape error, rknn model is static shape type, please export "
+        "rknn with dynamic_shapes",
+        "rknn-s24d-dynamic-shape-api",
+        ("('rknn_set_input_shape')", "dynamic_input"),
+    ),
+    # librknnrt: "output[%d] buf size error, size = %u, expected size = %zu if want_float = %d"
+    (
+        "E RKNN: [09:10:11.120] output[2] buf size error, size = 256, expected size = 1024 if want_float = 1",
+        "rknn-s24d-outputs-get-buf-size",
+        ("output 2", "256 bytes", "1024 bytes", "is_prealloc"),
+    ),
+    # librknnrt: "rknn_create_mem, invalid size: %u"
+    (
+        "E RKNN: [09:10:11.120] rknn_create_mem, invalid size: 0",
+        "rknn-s24d-create-mem-size",
+        ("0 bytes", "RKNN_QUERY_NATIVE_INPUT_ATTR"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
