@@ -98,6 +98,10 @@ From s22g: the rknn-toolkit2 2.5.0 wheel's API, board-connection, quantizer and 
 compressed string tables of rknn/api/rknn_base, rknn_platform, quantizer and rules/*.so).
 From s23f: the rknn-toolkit2 2.5.0 wheel's compiler (rknn/api/lib/linux-x86_64/librknnc.so strings): CPU
 fallbacks, ONNX import, constant-only operators, asymmetric pads.
+From s24d: the RKNPU kernel driver (Rockchip kernel drivers/rknpu/rknpu_job.c, rknpu_reset.c), librknnrt
+1.5.2's strings (rockchip-linux/rknpu2 runtime/RK3588/Linux/librknn_api/armhf/librknnrt.so) and RKLLM's
+runtime lines (airockchip/rknn-llm threads): NPU job timeouts, aborts, interrupts, core masks, input layouts,
+model versions.
 """
 
 from __future__ import annotations
@@ -481,6 +485,128 @@ CASES = [
         "+ height(2) < height kernelsize(3)",
         "rknn-s23f-compiler-asymmetric-pad",
         ("/stem/pool/MaxPool", "top pad(0) + height(2) < height kernelsize(3)"),
+    ),
+    # ---- s24d: the RKNPU driver (rknpu_job.c), librknnrt 1.5.2 strings, RKLLM runtime lines ----
+    # rknpu_job.c rknpu_job_abort: "job timeout, flags: %#x, irq status: %#x, ... task counter: %#x, ..."
+    (
+        "[  812.334455] RKNPU fdab0000.npu: RKNPU: job timeout, flags: 0x0, irq status: 0x0, "
+        "raw status: 0x0, require mask: 0x300, task counter: 0x2a, elapsed time: 6004321us",
+        "rknn-s24d-driver-job-timeout",
+        ("0x2a", "/sys/kernel/debug/rknpu/version", "RKNN_LOG_LEVEL"),
+    ),
+    # rknpu_job.c rknpu_job_wait: "failed to wait job, task counter: %d, flags: %#x, ret = %d, elapsed time"
+    (
+        "RKNPU: failed to wait job, task counter: 7, flags: 0x1, ret = 0, elapsed time: 6001234us",
+        "rknn-s24d-driver-job-timeout",
+        ("task counter it prints, 7,", "soft reset"),
+    ),
+    # rknpu_job.c rknpu_job_abort: "job abort, flags: %#x, ret: %d, elapsed time: %lldus"
+    (
+        "RKNPU: job abort, flags: 0x5, ret: -512, elapsed time: 1500321us",
+        "rknn-s24d-driver-job-abort",
+        ("error -512", "ERESTARTSYS"),
+    ),
+    # rknpu_job.c rknpu_irq_handler: "invalid irq status: %#x, raw status: %#x, require mask: %#x, ..."
+    (
+        "RKNPU: invalid irq status: 0xc, raw status: 0xc, require mask: 0x300, task counter: 0x9",
+        "rknn-s24d-driver-invalid-irq-status",
+        ("(0xc)", "(0x300)", "job timeout"),
+    ),
+    # librknnrt: "invalid tensor malloc size, tensor name: %s, target: %s, size: %zu"
+    (
+        "E RKNN: [09:10:11.120] invalid tensor malloc size, tensor name: feat_up, target: NPU, size: 0",
+        "rknn-s24d-tensor-malloc-size",
+        ("0 bytes", "feat_up", "placed on NPU", "input_size_list"),
+    ),
+    # librknnrt: "Not support core mask: %x, fallback to single core auto mode"
+    (
+        "W RKNN: [09:10:11.120] Not support core mask: 3, fallback to single core auto mode",
+        "rknn-s24d-runtime-core-mask",
+        ("core mask 3,", "RKNN_NPU_CORE_AUTO"),
+    ),
+    # librknnrt: "core mask = %d is invalid for batch size: %d, fall back to CORE_AUTO mode"
+    (
+        "W RKNN: [09:10:11.120] core mask = 1 is invalid for batch size: 2, fall back to CORE_AUTO mode",
+        "rknn-s24d-runtime-core-mask",
+        ("core mask 1,", "rknn_batch_size 2"),
+    ),
+    # librknnrt: "pass_through mode only support channel 1, 2, 3, 4, in NHWC layout"
+    (
+        "E RKNN: [09:10:11.120] pass_through mode only support channel 1, 2, 3, 4, in NHWC layout",
+        "rknn-s24d-runtime-input-format",
+        ("pass_through=1", "RKNN_QUERY_NATIVE_INPUT_ATTR"),
+    ),
+    # librknnrt: "rknn_set_input_shapes error, %s fmt(%d) is invalid, only support NHWC or UNDEFINED ..."
+    (
+        "E RKNN: [09:10:11.120] rknn_set_input_shapes error, pixel_in fmt(2) is invalid, only support "
+        "NHWC or UNDEFINED layout input",
+        "rknn-s24d-runtime-input-format",
+        ("fmt 2", "pixel_in", "RKNN_QUERY_INPUT_DYNAMIC_RANGE"),
+    ),
+    # librknnrt: "RKNN Model version: %d.%d.%d not match with rknn runtime version: %d.%d.%d"
+    (
+        "E RKNN: [09:10:11.120] RKNN Model version: 2.1.0 not match with rknn runtime version: 1.5.0",
+        "rknn-s24d-model-newer-than-runtime",
+        ("2.1.0", "1.5.0", "librknnrt.so"),
+    ),
+    # librknnrt: "This shared library is for RK356X/RK3588 platforms only!, hw_version = %d"
+    (
+        "E RKNN: [09:10:11.120] This shared library is for RK356X/RK3588 platforms only!, hw_version = 3",
+        "rknn-s24d-runtime-wrong-soc",
+        ("(RK356X/RK3588)", "hardware version 3", "librknnmrt.so"),
+    ),
+    # airockchip/rknn-llm#187, #290: RKLLM's "E rkllm: matmul(w8a8) run failed" on a driver older than 0.9.7
+    (
+        "I rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.8.2, platform: RK3588\n"
+        "E rkllm: matmul(w4a16) run failed",
+        "rkllm-s24d-matmul-run-failed",
+        ("w4a16", "rknpu driver", "0.9.8"),
+    ),
+    # airockchip/rknn-llm#187: "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to ..."
+    (
+        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.8.",
+        "rkllm-s24d-driver-too-low",
+        ("(0.9.8)", "/sys/kernel/debug/rknpu/version"),
+    ),
+    # airockchip/rknn-llm#182: rkllm_init's ": error: failed to load model '%s'", no magic-characters line
+    (
+        "rkllm init start\nI rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.9.8, "
+        "platform: RK3576\n\n: error: failed to load model 'tiny-chat-w4a16-rk3576.rkllm'\nrkllm init failed",
+        "rkllm-s24d-failed-to-load-model",
+        ("tiny-chat-w4a16-rk3576.rkllm", "RKLLM-Toolkit release"),
+    ),
+    # airockchip/rknn-llm#98, #297: RKLLM-Toolkit: "Catch exception when converting model: Not enough ..."
+    (
+        "ERROR: Catch exception when converting model: Not enough free space to write 4194304 bytes\n"
+        "Export model failed!",
+        "rkllm-s24d-export-no-space",
+        ("4194304 bytes", "/dev/shm", "TMPDIR"),
+    ),
+    # librknnrt: "failed to convert handle(%d) to fd, ret: %d, errno: %d, errstr: %s"
+    (
+        "E RKNN: [09:10:11.120] failed to convert handle(2048) to fd, ret: -1, errno: 24, "
+        "errstr: Too many open files",
+        "rknn-s24d-dma-buffer-convert",
+        ("errno 24: Too many open files", "ulimit -n", "RLIMIT_NOFILE"),
+    ),
+    # librknnrt: "rknn_set_input_shape error, rknn model is static shape type, please export rknn with ..."
+    (
+        "E RKNN: [09:10:11.120] rknn_set_input_shape error, rknn model is static shape type, please export "
+        "rknn with dynamic_shapes",
+        "rknn-s24d-dynamic-shape-api",
+        ("('rknn_set_input_shape')", "dynamic_input"),
+    ),
+    # librknnrt: "output[%d] buf size error, size = %u, expected size = %zu if want_float = %d"
+    (
+        "E RKNN: [09:10:11.120] output[2] buf size error, size = 256, expected size = 1024 if want_float = 1",
+        "rknn-s24d-outputs-get-buf-size",
+        ("output 2", "256 bytes", "1024 bytes", "is_prealloc"),
+    ),
+    # librknnrt: "rknn_create_mem, invalid size: %u"
+    (
+        "E RKNN: [09:10:11.120] rknn_create_mem, invalid size: 0",
+        "rknn-s24d-create-mem-size",
+        ("0 bytes", "RKNN_QUERY_NATIVE_INPUT_ATTR"),
     ),
 ]
 
