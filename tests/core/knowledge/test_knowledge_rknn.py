@@ -582,13 +582,6 @@ CASES = [
         "rkllm-s24d-export-no-space",
         ("4194304 bytes", "/dev/shm", "TMPDIR"),
     ),
-    # librknnrt: "failed to convert handle(%d) to fd, ret: %d, errno: %d, errstr: %s"
-    (
-        "E RKNN: [09:10:11.120] failed to convert handle(2048) to fd, ret: -1, errno: 24, "
-        "errstr: Too many open files",
-        "rknn-s24d-dma-buffer-convert",
-        ("errno 24: Too many open files", "ulimit -n", "RLIMIT_NOFILE"),
-    ),
     # librknnrt: "rknn_set_input_shape error, rknn model is static shape type, please export rknn with ..."
     (
         "E RKNN: [09:10:11.120] rknn_set_input_shape error, rknn model is static shape type, please export "
