@@ -933,6 +933,17 @@ CASES = [
         "coreml-s24f-executorch-model-init-failed",
         ("The data couldn\u2019t be read because it is missing.", "CoreMLPartitioner"),
     ),
+    # coremltools e0e2f42 converters/mil/frontend/torch/ops.py (_cast_to, type_as)
+    (
+        "ValueError: Unsupported `to` op (hidden_4) with target dtype <class 'numpy.complex128'>",
+        "coreml-s24f-torch-cast-unsupported-dtype",
+        ("node hidden_4", "to complex128", "torch.view_as_real"),
+    ),
+    (
+        "NotImplementedError: Tensor type complex64 cast is not supported.",
+        "coreml-s24f-torch-cast-unsupported-dtype",
+        ("to complex64",),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
