@@ -130,6 +130,8 @@ frontend's dynamic resize (models/, optimize/, converters/mil/frontend/tensorflo
 From s23c: the MIL ops' index/axis bounds and cast dtype checks, OpLinearQuantizerConfig's dtype, the PyTorch
 frontend's 64-bit input warning and topk's sort flag (coremltools e0e2f42: converters/mil/mil/ops/defs/,
 optimize/coreml/_config.py, converters/mil/frontend/torch/converter.py and ops.py).
+
+From s24f: coremltools e0e2f42 (type_mapping, torch ops, optimize, ops/helper), ANE, ExecuTorch's delegate.
 """
 
 from __future__ import annotations
@@ -891,6 +893,56 @@ CASES = [
         "Exception: For opset <= iOS16, only sorted=True supported for the topk",
         "coreml-s23c-topk-unsorted-before-ios16",
         ("up to iOS16", "sorted=True", "ct.target.iOS16"),
+    ),
+    # s24f: coremltools e0e2f42 (mil/types/type_mapping.py promote_dtypes; frontend/torch/ops.py's
+    # "Conversion for torch.X with Y has not been implemented"; optimize/_utils.py and mil/ops/helper.py
+    # deployment targets), the Core ML framework's ANE compiler line (apple/coreai-models#205, dev) and
+    # ExecuTorch's Core ML delegate (backends/apple/coreml/runtime/delegate/backend_delegate.mm,
+    # coreml_backend_delegate.mm)
+    (
+        "ValueError: dtypes needs to be a list/tuple of at least 1 element",
+        "coreml-s24f-promote-dtypes-empty",
+        ("empty list of tensors", "converting 'X' op", "torch.zeros(0, C)"),
+    ),
+    (
+        "NotImplementedError: Conversion for torch.roll with negative shifts has not been implemented",
+        "coreml-h23d3-torch-op-form-unsupported",
+        ("Conversion for torch.roll with negative shifts has not been implemented", "@register_torch_op"),
+    ),
+    (
+        "ValueError: Vector palettization (lut last dim > 1) is only supported in iOS18+. Please set the "
+        "minimum_deployment_target to iOS18 or later.",
+        "coreml-h23d3-needs-deployment-target",
+        ("iOS18", "ct.target.iOS18"),
+    ),
+    (
+        "ValueError: No available version for pixel_unshuffle in the coremltools.target.iOS15 opset. "
+        "Please update the minimum_deployment_target to at least coremltools.target.iOS17",
+        "coreml-h23d3-needs-deployment-target",
+        ("iOS17",),
+    ),
+    (
+        " ANECCompileOffline() failed: OSStatus=0, aneCompileStatus=7, statusdict={",
+        "coreml-s24f-ane-compile-offline",
+        ("aneCompileStatus=7", "OSStatus=0", ".cpuAndGPU"),
+    ),
+    (
+        "[backend_delegate.mm:288] [Core ML] Model init failed "
+        "The data couldn\u2019t be read because it is missing.\n"
+        "[coreml_backend_delegate.mm:193] CoreMLBackend: Failed to init the model.",
+        "coreml-s24f-executorch-model-init-failed",
+        ("The data couldn\u2019t be read because it is missing.", "CoreMLPartitioner"),
+    ),
+    # coremltools e0e2f42 converters/mil/frontend/torch/ops.py (_cast_to, type_as)
+    (
+        "ValueError: Unsupported `to` op (hidden_4) with target dtype <class 'numpy.complex128'>",
+        "coreml-s24f-torch-cast-unsupported-dtype",
+        ("node hidden_4", "to complex128", "torch.view_as_real"),
+    ),
+    (
+        "NotImplementedError: Tensor type complex64 cast is not supported.",
+        "coreml-s24f-torch-cast-unsupported-dtype",
+        ("to complex64",),
     ),
 ]
 

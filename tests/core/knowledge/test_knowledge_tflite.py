@@ -62,6 +62,8 @@ From s22g: TFLite's delegate providers (tensorflow/lite/tools/delegates/*_delega
 delegate cannot be created.
 From s23f: the built-in kernels' type checks (tensorflow/lite/kernels/*.cc TF_LITE_KERNEL_LOG texts, the
 tflite-runtime 2.14.0 wheel's strings) and the Python wrapper's set_tensor before allocate_tensors.
+
+From s24f: the GPU delegate's cl_program.cc and LiteRT's dispatch delegate (litert/runtime/dispatch).
 """
 
 from __future__ import annotations
@@ -311,6 +313,27 @@ CASES = [
         "Failed to create the interpreter with error: Failed to allocate memory for input tensors.",
         "tflite-s23-swift-allocate-tensors-failed",
         ("allocateTensors()", "failed to prepare", "Select TF ops"),
+    ),
+    # s24f: the GPU delegate's OpenCL program build (tensorflow/lite/delegates/gpu/cl/cl_program.cc
+    # BuildProgram) and LiteRT's dispatch delegate (litert/runtime/dispatch/litert_dispatch.cc,
+    # dispatch_delegate.cc)
+    (
+        "E/tflite: Failed to build program executable - Invalid build optionserror: unknown build option "
+        "'-cl-fast-foo'",
+        "tflite-s24f-gpu-cl-build-program",
+        ("Invalid build options", "TFLITE_GPU_EXPERIMENTAL_FLAGS_GL_ONLY"),
+    ),
+    (
+        "E litert  : [litert_dispatch.cc:122] No dispatch library found in "
+        "/data/app/com.example.demo/lib/arm64",
+        "tflite-s24f-litert-no-dispatch-runtime",
+        ("/data/app/com.example.demo/lib/arm64", "nativeLibraryDir"),
+    ),
+    (
+        "E litert  : [dispatch_delegate.cc:131] Failed to create a dispatch delegate kernel: "
+        "No usable Dispatch runtime found",
+        "tflite-s24f-litert-no-dispatch-runtime",
+        ("libLiteRtDispatch_", "useLegacyPackaging"),
     ),
 ]
 

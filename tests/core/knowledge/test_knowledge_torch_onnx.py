@@ -43,6 +43,8 @@ TorchScript tracer's getOutput.
 From s23c: the TorchScript exporter's opset range, strided slices before opset 10 and its "Unsupported: ONNX
 export of <op> <case>" refusals (torch/onnx/_globals.py, symbolic_opset9/10/11.py), the JIT tracer's untypable
 inputs/outputs (torch/csrc/jit/python/pybind_utils.h).
+
+From s24f: the dynamo exporter's overload matching (torch/onnx/_internal/exporter/_dispatching.py).
 """
 
 from __future__ import annotations
@@ -273,6 +275,20 @@ CASES = [
         "but instead got value of type NoneType.",
         "torch-onnx-s23c-tracer-cannot-infer-type",
         ("(tensor([1., 2.]), None)", "cannot type: NoneType", "return a tuple"),
+    ),
+    # s24f: the dynamo exporter's dispatcher (torch/onnx/_internal/exporter/_dispatching.py,
+    # get_matching_overload)
+    (
+        "- Failed to match overload `OnnxFunction(<function aten_cumsum at 0x7f01>)`: Parameter type "
+        "not compatible with argument: param=`self: TReal`, assigned_types=`{}`, arg=`Tensor(BOOL)`",
+        "torch-onnx-s24f-dynamo-overload-mismatch",
+        ("self: TReal", "Tensor(BOOL)", "custom_translation_table"),
+    ),
+    (
+        "- Failed to match overload `TracedOnnxFunction(<function aten_sum_dim at 0x7f02>)`: "
+        "Attribute type not compatible with argument: param=`dim: INT`, arg=`1.5`",
+        "torch-onnx-s24f-dynamo-overload-mismatch",
+        ("dim: INT", "passes 1.5"),
     ),
 ]
 
