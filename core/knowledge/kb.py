@@ -1421,10 +1421,19 @@ def _best_naming(matches: list[Match], text: str) -> dict[str, tuple[float, int]
 def _announces(m: Match, naming: dict[str, tuple[float, int]], text: str) -> bool:
     """A specific match found by its pattern alone (no code) that captured nothing, on a line before the
     match of its tool that names what failed: a summary that announces the lines after it (``Model wasn't
-    fully converted. Failed operations detailed log:`` before ``-- <op> with a message:``)."""
-    if m.entry.family not in naming or m.reason != "pattern" or m.entry.keys or m.captures:
+    fully converted. Failed operations detailed log:`` before ``-- <op> with a message:``); or one that only
+    read a check's own text back (:data:`_READ_BACK`: a class of torch_npu's checks, its ``detail`` and
+    ``ERR`` code) where that match starts too: the match that names the part explains the same text more."""
+    if m.entry.family not in naming or m.reason != "pattern" or m.entry.keys or _is_generic(m):
         return False
-    return not _is_generic(m) and _start(m, text) < naming[m.entry.family][1]
+    start, named = _start(m, text), naming[m.entry.family][1]
+    if m.captures and all(k in _READ_BACK for k, _ in m.captures):
+        return start <= named
+    return not m.captures and start < named
+
+
+_READ_BACK = frozenset({"detail", "code"})
+"""What a class entry captures when it reads a check's own text back (``torch-npu-s24a-check-*``)."""
 
 
 def _start(m: Match, text: str) -> int:

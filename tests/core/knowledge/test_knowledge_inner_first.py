@@ -116,3 +116,14 @@ def test_the_op_tiling_check_answers_before_the_line_that_reports_tiling_failed(
     ]
     alone = kb.lookup(CATCH_ALL.format(reason="ZqNorm do tiling failed, ret is -1."), top=1)[0]
     assert alone.entry.id == "ascend-s23b-aclnn-do-tiling-failed" and ("op_type", "ZqNorm") in alone.captures
+
+
+def test_a_check_read_back_ranks_under_the_entry_that_names_its_part(kb: KnowledgeBase) -> None:
+    """torch_npu: a class entry that only reads the check's text back (its ``detail`` and ``ERR`` code) and an
+    entry that names what failed match the same line: the naming entry answers first, the class entry next."""
+    text = (
+        "RuntimeError: Failed to find function aclrtZqQuery, Please upgrade CANN version.\n"
+        "[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) ERR00100 PTA call acl api failed"
+    )
+    ranked = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ranked[:2] == ["torch-npu-s20d-cann-function-missing", "torch-npu-s24a-check-cann-version"]
