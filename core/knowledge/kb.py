@@ -1345,7 +1345,13 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
       507033`` card before the ``EE1001`` line that carried its reason);
     * a pattern match that captured nothing, on a line of ``text`` before the best pattern match of its tool
       that captured the op, node or layer that failed, under that match (:func:`_announces`: a summary that
-      announces the lines after it)."""
+      announces the lines after it, or a class entry that only read the check's text back); this one is
+      applied first, so that a card goes under the naming match and not under the summary's score."""
+    naming = _best_naming(matches, text)
+    if naming:  # first, so that a card goes under the match that names the part, not under what it announced
+        matches = [
+            _under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches
+        ]
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
@@ -1358,10 +1364,7 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
             _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
             for m in matches
         ]
-    naming = _best_naming(matches, text)
-    if not naming:
-        return matches
-    return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
+    return matches
 
 
 def _carries_code(m: Match) -> bool:

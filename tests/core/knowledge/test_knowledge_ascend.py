@@ -645,6 +645,41 @@ CASES = [
         "torch-npu-s24a-aclnn-fallback-warning",
         ("aclnnZqOp", "libopapi.so", "at_npu::native::zq_op"),
     ),
+    # hicann/ge api/acl/acl_op_compiler/single_op/compile/op_compile_processor.cpp, local_compiler.cpp
+    (
+        "EH9999: Inner Error!\n"
+        "EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:1]",
+        "ascend-s24a-op-compiler-init-env-failed",
+        ("OpCompileProcessor", "GEInitialize", "restart the process"),
+    ),
+    # hicann/ge ModelHelper::InitRuntimePlatform (PlatformInfoManager::InitRuntimePlatformInfos)
+    (
+        "EH9999: [PID: 5] 2026-01-01-00:00:00.000.000 [Init][PlatformInfo]init runtime platform info failed, "
+        "SocVersion = Ascend910Z7[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:1]",
+        "ascend-s24a-ge-runtime-platform-info",
+        ("Ascend910Z7", "platform_config/Ascend910Z7.ini"),
+    ),
+    # CANN TSD client process_mode_manager.cpp (ProcessModeManager::WaitRsp)
+    (
+        "tsd client wait response fail, device response code[3]. unknown device error."
+        "[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:1]",
+        "ascend-s24a-tsd-wait-response-fail",
+        ("response code 3", "npu-smi info"),
+    ),
+    # CANN Error Code Reference EI0002 (both Symptom wordings)
+    (
+        "EI0002: The wait execution of the Notify register times out. "
+        "Reason: The Notify register has not received the Notify record from remote rank: [6]. "
+        "base information: [streamID:[2]].",
+        "ascend-s24a-hccl-notify-wait-peer",
+        ("rank 6", "HCCL_EXEC_TIMEOUT"),
+    ),
+    (
+        "EI0002: An timeout occurs when the Notify register waits for execution. Waiting peer rank: 11; "
+        "task information: zq; communication operator information: zq; communicator: zq_group.",
+        "ascend-s24a-hccl-notify-wait-peer",
+        ("rank 11", "error cqe"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

@@ -127,3 +127,18 @@ def test_a_check_read_back_ranks_under_the_entry_that_names_its_part(kb: Knowled
     )
     ranked = [m.entry.id for m in kb.lookup(text, top=3)]
     assert ranked[:2] == ["torch-npu-s20d-cann-function-missing", "torch-npu-s24a-check-cann-version"]
+
+
+def test_a_code_card_goes_under_the_match_that_names_the_part_not_over_it(kb: KnowledgeBase) -> None:
+    """The ERR code card is placed after the read-back class entry is moved under the naming match: the
+    card then goes under the naming match instead of tying with it (it was placed under the class entry's
+    score)."""
+    text = (
+        "RuntimeError: Failed to find function HcclZqResume, maybe you cann version is too low, "
+        "please upgrade it\n"
+        "[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) ERR02008 DIST resource not found"
+    )
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "torch-npu-s20d-cann-function-missing"
+    card = next(m for m in ranked if m.entry.id == "torch-npu-ERR02008")
+    assert card.score < ranked[0].score
