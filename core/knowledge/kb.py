@@ -1347,7 +1347,13 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
       (:func:`_inner_by_another_tool`);
     * a pattern match that captured nothing, on a line of ``text`` before the best pattern match of its tool
       that captured the op, node or layer that failed, under that match (:func:`_announces`: a summary that
-      announces the lines after it)."""
+      announces the lines after it, or a class entry that only read the check's text back); this one is
+      applied first, so that a card goes under the naming match and not under the summary's score."""
+    naming = _best_naming(matches, text)
+    if naming:  # first, so that a card goes under the match that names the part, not under what it announced
+        matches = [
+            _under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches
+        ]
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
@@ -1355,11 +1361,7 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
             for m in matches
         ]
     carried = _best_specific(matches, ("pattern", "code"), cards=True)
-    matches = [_under_carried(m, carried, matches, text) if is_envelope(m) else m for m in matches]
-    naming = _best_naming(matches, text)
-    if not naming:
-        return matches
-    return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
+    return [_under_carried(m, carried, matches, text) if is_envelope(m) else m for m in matches]
 
 
 def _under_carried(m: Match, carried: dict[str, float], matches: list[Match], text: str) -> Match:
@@ -1452,10 +1454,19 @@ def _best_naming(matches: list[Match], text: str) -> dict[str, tuple[float, int]
 def _announces(m: Match, naming: dict[str, tuple[float, int]], text: str) -> bool:
     """A specific match found by its pattern alone (no code) that captured nothing, on a line before the
     match of its tool that names what failed: a summary that announces the lines after it (``Model wasn't
-    fully converted. Failed operations detailed log:`` before ``-- <op> with a message:``)."""
-    if m.entry.family not in naming or m.reason != "pattern" or m.entry.keys or m.captures:
+    fully converted. Failed operations detailed log:`` before ``-- <op> with a message:``); or one that only
+    read a check's own text back (:data:`_READ_BACK`: a class of torch_npu's checks, its ``detail`` and
+    ``ERR`` code) where that match starts too: the match that names the part explains the same text more."""
+    if m.entry.family not in naming or m.reason != "pattern" or m.entry.keys or _is_generic(m):
         return False
-    return not _is_generic(m) and _start(m, text) < naming[m.entry.family][1]
+    start, named = _start(m, text), naming[m.entry.family][1]
+    if m.captures and all(k in _READ_BACK for k, _ in m.captures):
+        return start <= named
+    return not m.captures and start < named
+
+
+_READ_BACK = frozenset({"detail", "code"})
+"""What a class entry captures when it reads a check's own text back (``torch-npu-s24a-check-*``)."""
 
 
 def _start(m: Match, text: str) -> int:

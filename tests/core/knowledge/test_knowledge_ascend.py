@@ -104,6 +104,10 @@ OpPreparation.cpp), mindspore-ai/mindspore lite/ (errorcode.h, converter.cc, pyt
 
 From s23b: hicann/opbase src/nnopbase (aclnn's tiling, binary and dtype checks, EZ1006/EZ1008/EZ1010) and
 mindspore-ai/graphengine's ge_inner_error_codes.h (GE's decimal ErrorNo forms).
+
+From s24a: Ascend/pytorch torch_npu/csrc (NPUException.h/.cpp's ERR lines after TORCH_CHECK texts;
+NPUStream.cpp, NPUEvent.cpp, NPUAllocatorConfig.cpp) and Ascend/op-plugin (op_api_common.h's aclnn
+dispatch, ops' checks).
 """
 
 from __future__ import annotations
@@ -577,6 +581,105 @@ CASES = [
         "torch-npu-s23b-hccl-collective-tensor-check",
         ("Tensor list operands to scatter/gather must have the same length", ".contiguous()"),
     ),
+    # s24a: Ascend/pytorch torch_npu/csrc (TORCH_CHECK text, then NPUException.cpp's ERR line) and
+    # Ascend/op-plugin op_plugin/ops/**/*KernelNpu*.cpp checks, op_plugin/utils/op_api_common.h
+    # (DO_COMPATIBILITY)
+    (
+        "RuntimeError: dtype of zq_idx should be Int, but got Float" + PTA + "ERR01002 OPS invalid type",
+        "torch-npu-s24a-check-dtype",
+        ("dtype of zq_idx should be Int, but got Float", "ERR01002", "x.to(torch.float16)"),
+    ),
+    (
+        "RuntimeError: The last dim of zq_x must be divisible by 32, but got 7"
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("The last dim of zq_x must be divisible by 32, but got 7", "ERR01001", "x.shape"),
+    ),
+    (
+        "RuntimeError: zq_w only supports NZ format." + PTA + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-format",
+        ("zq_w only supports NZ format.", "torch_npu.npu_format_cast"),
+    ),
+    (
+        "RuntimeError: Event device 1 does not match recording stream's device 0."
+        + PTA
+        + "ERR00001 PTA invalid parameter",
+        "torch-npu-s24a-check-stream-event",
+        ("Event device 1 does not match recording stream's device 0.", "ERR00001", "torch.npu.set_device"),
+    ),
+    (
+        "RuntimeError: zq_bins must be > 0" + PTA + "ERR00001 PTA invalid parameter",
+        "torch-npu-s24a-check-value",
+        ("zq_bins must be > 0", "ERR00001"),
+    ),
+    (
+        "RuntimeError: Current CANN version do not support this api: npu_zq_op. "
+        "Please try to update the version of CANN." + PTA + "ERR01007 OPS feature not supported",
+        "torch-npu-s24a-check-cann-version",
+        ("npu_zq_op", "ERR01007", "version.cfg"),
+    ),
+    (
+        "RuntimeError: zq_mode must be 'first' or 'second', but got: third"
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-value",
+        ("zq_mode must be 'first' or 'second', but got: third", "ERR01001"),
+    ),
+    (
+        "RuntimeError: per_process_memory_fraction is invalid, set it in [0.0, 1.0]"
+        + PTA
+        + "ERR00001 PTA invalid parameter",
+        "torch-npu-s24a-check-memory",
+        ("per_process_memory_fraction is invalid, set it in [0.0, 1.0]", "PYTORCH_NPU_ALLOC_CONF"),
+    ),
+    (
+        "RuntimeError: Current device only support aclnn operators, "
+        "but aclnnZqOp or aclnnZqOpGetWorkspaceSize not found" + PTA + "ERR01007 OPS feature not supported",
+        "torch-npu-s24a-aclnn-only-not-found",
+        ("aclnnZqOp", "libopapi.so"),
+    ),
+    (
+        "[W compiler_depend.ts:62] Warning: aclnnZqOp or aclnnZqOpGetWorkspaceSize not in libopapi.so, "
+        "or libopapi.so not found. Will call at_npu::native::zq_op",
+        "torch-npu-s24a-aclnn-fallback-warning",
+        ("aclnnZqOp", "libopapi.so", "at_npu::native::zq_op"),
+    ),
+    # hicann/ge api/acl/acl_op_compiler/single_op/compile/op_compile_processor.cpp, local_compiler.cpp
+    (
+        "EH9999: Inner Error!\n"
+        "EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:1]",
+        "ascend-s24a-op-compiler-init-env-failed",
+        ("OpCompileProcessor", "GEInitialize", "restart the process"),
+    ),
+    # hicann/ge ModelHelper::InitRuntimePlatform (PlatformInfoManager::InitRuntimePlatformInfos)
+    (
+        "EH9999: [PID: 5] 2026-01-01-00:00:00.000.000 [Init][PlatformInfo]init runtime platform info failed, "
+        "SocVersion = Ascend910Z7[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:1]",
+        "ascend-s24a-ge-runtime-platform-info",
+        ("Ascend910Z7", "platform_config/Ascend910Z7.ini"),
+    ),
+    # CANN TSD client process_mode_manager.cpp (ProcessModeManager::WaitRsp)
+    (
+        "tsd client wait response fail, device response code[3]. unknown device error."
+        "[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:1]",
+        "ascend-s24a-tsd-wait-response-fail",
+        ("response code 3", "npu-smi info"),
+    ),
+    # CANN Error Code Reference EI0002 (both Symptom wordings)
+    (
+        "EI0002: The wait execution of the Notify register times out. "
+        "Reason: The Notify register has not received the Notify record from remote rank: [6]. "
+        "base information: [streamID:[2]].",
+        "ascend-s24a-hccl-notify-wait-peer",
+        ("rank 6", "HCCL_EXEC_TIMEOUT"),
+    ),
+    (
+        "EI0002: An timeout occurs when the Notify register waits for execution. Waiting peer rank: 11; "
+        "task information: zq; communication operator information: zq; communicator: zq_group.",
+        "ascend-s24a-hccl-notify-wait-peer",
+        ("rank 11", "error cqe"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -981,3 +1084,17 @@ def test_ez9903_is_read_as_the_aclnn_runtime_catch_all_not_as_one_cause(kb: Know
     wrapped = kb.lookup("EZ9903: [PID: 4242] rtKernelLaunchWithHandleV2 failed: 507015", top=2)
     assert wrapped[0].entry.id != "ascend-EZ9903", [m.entry.id for m in wrapped]
     assert "507015" in wrapped[0].entry.cause
+
+
+def test_a_torch_npu_check_answers_before_its_err_code_and_keeps_it(kb: KnowledgeBase) -> None:
+    """torch_npu prints the ERR line after its check's own text: the check's class entry answers first with
+    the text read back and the code shown; the ERR code card comes after it."""
+    text = "RuntimeError: zq_scale dtype must be FLOAT32, but got Half" + PTA + "ERR01002 OPS invalid type"
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "torch-npu-s24a-check-dtype"
+    assert dict(ranked[0].captures) == {
+        "detail": "zq_scale dtype must be FLOAT32, but got Half",
+        "code": "01002",
+    }
+    assert "torch_npu:ERR01002" in ranked[0].codes
+    assert "torch-npu-ERR01002" in [m.entry.id for m in ranked[1:]]

@@ -155,3 +155,29 @@ def test_the_op_tiling_check_answers_before_the_line_that_reports_tiling_failed(
     ]
     alone = kb.lookup(CATCH_ALL.format(reason="ZqNorm do tiling failed, ret is -1."), top=1)[0]
     assert alone.entry.id == "ascend-s23b-aclnn-do-tiling-failed" and ("op_type", "ZqNorm") in alone.captures
+
+
+def test_a_check_read_back_ranks_under_the_entry_that_names_its_part(kb: KnowledgeBase) -> None:
+    """torch_npu: a class entry that only reads the check's text back (its ``detail`` and ``ERR`` code) and an
+    entry that names what failed match the same line: the naming entry answers first, the class entry next."""
+    text = (
+        "RuntimeError: Failed to find function aclrtZqQuery, Please upgrade CANN version.\n"
+        "[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) ERR00100 PTA call acl api failed"
+    )
+    ranked = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ranked[:2] == ["torch-npu-s20d-cann-function-missing", "torch-npu-s24a-check-cann-version"]
+
+
+def test_a_code_card_goes_under_the_match_that_names_the_part_not_over_it(kb: KnowledgeBase) -> None:
+    """The ERR code card is placed after the read-back class entry is moved under the naming match: the
+    card then goes under the naming match instead of tying with it (it was placed under the class entry's
+    score)."""
+    text = (
+        "RuntimeError: Failed to find function HcclZqResume, maybe you cann version is too low, "
+        "please upgrade it\n"
+        "[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) ERR02008 DIST resource not found"
+    )
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "torch-npu-s20d-cann-function-missing"
+    card = next(m for m in ranked if m.entry.id == "torch-npu-ERR02008")
+    assert card.score < ranked[0].score
