@@ -587,7 +587,7 @@ CASES = [
         "E RKNN: [09:10:11.120] rknn_set_input_shape error, rknn model is static shape type, please export "
         "rknn with dynamic_shapes",
         "rknn-s24d-dynamic-shape-api",
-        ("('rknn_set_input_shape')", "dynamic_input"),
+        ("rknn_set_input_shape out of turn", "dynamic_input"),
     ),
     # librknnrt: "output[%d] buf size error, size = %u, expected size = %zu if want_float = %d"
     (
