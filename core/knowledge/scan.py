@@ -651,32 +651,36 @@ class _Scan:
                 return
         elif self._known(line_no, block) or self._without_log_headers(line_no, block):
             return
-        if before is not None and _may_join(before, report):
-            if self._known(before.start, before.lines + block, specific=True):
-                self._take_back(unknown)
-                return
-            if _RECORD_START.match(block[0]) is None:  # one line split at a space (see :meth:`_split`)
-                joined = [*before.lines[:-1], f"{before.lines[-1].rstrip()} {block[0].strip()}", *block[1:]]
-                if _reads_as_error(joined) and self._known(
-                    before.start, joined, no_words=True, joined=True, needs=_joined_needs(before.lines[0])
-                ):
-                    self._take_back(unknown)
-                    return
-                if unknown is None and not error_shaped(block) and error_shaped(joined):
-                    # an error form split at a space (``Debug Assertion`` / ``Failed!``): no entry fits it
-                    self.unknown = self._unknown(before._replace(last=report.last, lines=joined))
-                    return
-        unread = (
-            len(before.lines) + before.lead[1]
-            if before is not None and before.last + 1 == report.start
-            else 0
-        )
+        if before is not None and _may_join(before, report) and self._joined_to(before, report, unknown):
+            return
+        unread = _unread_above(before, report)
         if report.lead[1] + unread > 0 and self._with_lead(report, unread):
             return
         if self._split(report):
             return
         self.previous = report
         self.unknown = self._unknown(report)
+
+    def _joined_to(self, before: Report, report: Report, unknown: tuple[str, bool, int] | None) -> bool:
+        """Whether ``report``, joined to the report ``before`` it that matched nothing, is a problem (then the
+        earlier one is taken back), or an error form split at a space that no entry fits (kept as such)."""
+        block = report.lines
+        if self._known(before.start, before.lines + block, specific=True):
+            self._take_back(unknown)
+            return True
+        if _RECORD_START.match(block[0]) is not None:  # not one line split at a space (see :meth:`_split`)
+            return False
+        joined = [*before.lines[:-1], f"{before.lines[-1].rstrip()} {block[0].strip()}", *block[1:]]
+        if _reads_as_error(joined) and self._known(
+            before.start, joined, no_words=True, joined=True, needs=_joined_needs(before.lines[0])
+        ):
+            self._take_back(unknown)
+            return True
+        if unknown is None and not error_shaped(block) and error_shaped(joined):
+            # an error form split at a space (``Debug Assertion`` / ``Failed!``): no entry fits it
+            self.unknown = self._unknown(before._replace(last=report.last, lines=joined))
+            return True
+        return False
 
     def _unknown(self, report: Report) -> tuple[str, bool, int] | None:
         """A report that no entry fits, kept as a problem without matches when it carries a tool's own error
@@ -812,23 +816,29 @@ class _Scan:
             return known
         if known is not None or key in self.unmatched or (specific and key in self.unspecific):
             return None
-        problem = _problem(self.kb, key, line_no, block, lead, no_words)
-        if problem is not None and not lead and len(block) > 1 and _informational(block[0]):
-            problem = self._below_informational_head(problem, key, line_no, block, no_words)
-        if problem is not None and besides and problem.matches[0].entry.id in besides:
+        problem = self._new_problem(key, line_no, block, lead, no_words)
+        if problem is None:
+            if len(self.unmatched) < MAX_UNMATCHED:
+                self.unmatched.add(key)
             return None
-        if problem is not None and (
-            (specific and not _specific(problem)) or (needs and not _has_reason(problem, needs))
-        ):
+        if besides and problem.matches[0].entry.id in besides:
+            return None
+        if (specific and not _specific(problem)) or (needs and not _has_reason(problem, needs)):
             if len(self.unspecific) < MAX_UNMATCHED:
                 self.unspecific.add(key)
             return None
-        if problem is not None:
-            self.problems[key] = problem
-            return problem
-        if len(self.unmatched) < MAX_UNMATCHED:
-            self.unmatched.add(key)
-        return None
+        self.problems[key] = problem
+        return problem
+
+    def _new_problem(
+        self, key: str, line_no: int, block: list[str], lead: int, no_words: bool
+    ) -> Problem | None:
+        """The problem a report not seen before is (see :func:`_problem`), started below an informational
+        first line when the lines under it alone are that problem (:meth:`_below_informational_head`)."""
+        problem = _problem(self.kb, key, line_no, block, lead, no_words)
+        if problem is not None and not lead and len(block) > 1 and _informational(block[0]):
+            problem = self._below_informational_head(problem, key, line_no, block, no_words)
+        return problem
 
     def _below_informational_head(
         self, problem: Problem, key: str, line_no: int, block: list[str], no_words: bool
@@ -939,6 +949,15 @@ def error_shaped(lines: list[str]) -> bool:
     if _informational(lines[0]) or _warning_only(lines[0]):
         return False
     return any(_error_form(line) for line in lines)
+
+
+def _unread_above(before: Report | None, report: Report) -> int:
+    """How many lines right above ``report`` belong to the report before it that matched nothing (its lines
+    and its own context above): they are read as ``report``'s context too (0 when none ends right above
+    it)."""
+    if before is None or before.last + 1 != report.start:
+        return 0
+    return len(before.lines) + before.lead[1]
 
 
 def _error_form(line: str) -> bool:
