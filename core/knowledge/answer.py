@@ -86,9 +86,8 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest fo
         return bool(self.matches) and self.confidence != "none"
 
     def related(self, i: int) -> bool:
-        """Whether the ``i``-th shown match (0 is the answer) is a related entry, not the answer: any after
-        the first, except a line that follows from the first answer's error."""
-        return 0 < i < len(self.matches) and not (i < len(self.follows) and self.follows[i])
+        """Whether the ``i``-th shown match (0 is the answer) is a related entry (:func:`related_at`)."""
+        return related_at(i, self.matches, self.follows)
 
     def headline(self) -> str:
         """One line saying what kind of answer this is."""
@@ -110,15 +109,39 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest fo
             "basis": self.basis,
             "uncovered_tool": self.uncovered[1] if self.uncovered else None,
             "closest_tools": list(self.closest),
-            "matches": [
-                {
-                    **m.to_dict(),
-                    "follows_first": i < len(self.follows) and self.follows[i],
-                    "related": self.related(i),
-                }
-                for i, m in enumerate(self.matches)
-            ],
+            "matches": matches_json(self.matches, self.follows),
         }
+
+
+def follows_of(kb: KnowledgeBase, matches: list[Match], text: str) -> tuple[bool, ...]:
+    """Per match of ``text``, whether its line only follows from the error the first match explains
+    (:func:`.kb.follows_from`; never the first itself)."""
+    return tuple(i > 0 and kb.follows_from(m, matches[0], text) for i, m in enumerate(matches))
+
+
+def follows_at(i: int, follows: tuple[bool, ...]) -> bool:
+    """Whether the ``i``-th match's line follows from the first answer's error (``follows``:
+    :func:`follows_of`; False past its end)."""
+    return i < len(follows) and follows[i]
+
+
+def related_at(i: int, matches: list[Match], follows: tuple[bool, ...]) -> bool:
+    """Whether the ``i``-th of ``matches`` (0 is the answer) is a related entry, not the answer: any after
+    the first, except a line that follows from the first answer's error (``follows``, :func:`follows_of`)."""
+    return 0 < i < len(matches) and not follows_at(i, follows)
+
+
+def matches_json(matches: list[Match], follows: tuple[bool, ...]) -> list[dict[str, Any]]:
+    """``matches`` as ``--json`` prints them, a single message's answer and a scanned log's problem alike:
+    each with ``follows_first`` and ``related``."""
+    return [
+        {
+            **m.to_dict(),
+            "follows_first": follows_at(i, follows),
+            "related": related_at(i, matches, follows),
+        }
+        for i, m in enumerate(matches)
+    ]
 
 
 def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
@@ -144,8 +167,7 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     if (level == "low" and best.score < WORDS_FLOOR) or unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
     shown = matches[:top]
-    follows = tuple(i > 0 and kb.follows_from(m, best, text) for i, m in enumerate(shown))
-    return Answer(shown, level, basis, None, (), follows)
+    return Answer(shown, level, basis, None, (), follows_of(kb, shown, text))
 
 
 def unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:

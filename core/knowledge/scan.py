@@ -19,7 +19,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple, Protocol
 
-from dumpscope.core.knowledge.answer import confidence_of, unnamed_generic_wording
+from dumpscope.core.knowledge.answer import (
+    confidence_of,
+    follows_of,
+    matches_json,
+    related_at,
+    unnamed_generic_wording,
+)
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
@@ -209,9 +215,9 @@ class Problem:
         return bool(self.matches)
 
     def related(self, i: int) -> bool:
-        """Whether the ``i``-th match (0 is the answer) is a related entry, not the answer (the rule of
-        :meth:`.answer.Answer.related`)."""
-        return 0 < i < len(self.matches) and not (i < len(self.follows) and self.follows[i])
+        """Whether the ``i``-th match (0 is the answer) is a related entry, not the answer
+        (:func:`.answer.related_at`, as a single message's answer says it)."""
+        return related_at(i, self.matches, self.follows)
 
     def to_dict(self) -> dict[str, object]:
         """The problem as ``explain --log --json`` prints it: each match with the fields a single message's
@@ -227,14 +233,7 @@ class Problem:
             "confident": self.confident,
             "confidence": confidence,
             "basis": basis,
-            "matches": [
-                {
-                    **m.to_dict(),
-                    "follows_first": i < len(self.follows) and self.follows[i],
-                    "related": self.related(i),
-                }
-                for i, m in enumerate(self.matches)
-            ],
+            "matches": matches_json(self.matches, self.follows),
         }
 
 
@@ -889,7 +888,7 @@ def _problem(
         line_numbers=[line_no],
         key=key,
         block=tuple(line.strip() for line in block),
-        follows=tuple(i > 0 and kb.follows_from(m, matches[0], text) for i, m in enumerate(matches)),
+        follows=follows_of(kb, matches, text),
     )
 
 

@@ -129,6 +129,28 @@ def test_log_groups_repeats_with_line_numbers(tmp_path: Path, capsys: pytest.Cap
     assert text.startswith("line 3 x2 (lines 3, 7):") and "line 6 (lines 6)" in text
 
 
+def test_log_text_says_which_match_follows_from_answer_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scanned problem's text says what ``explain MESSAGE`` says of the same matches: a line that follows
+    from answer 1's error is marked so, not as a related entry (TensorRT's runtime.cpp lines, made-up
+    versions)."""
+    log = tmp_path / "serve.log"
+    log.write_text(
+        "[I] loading engine\n"
+        "Traceback (most recent call last):\n"
+        '  File "serve.py", line 12, in <module>\n'
+        "    engine = load_engine(path)\n"
+        "RuntimeError: [TRT] The engine plan file is not compatible with this version of TensorRT, expecting "
+        "library version 10.3.0.26 got 10.0.1.6, please rebuild.\n"
+        "  [TRT] Engine deserialization failed.\n"
+    )
+    code, text, _ = run(["--log", str(log)], capsys)
+    assert code == 0
+    assert "2.  " in text and "(this line follows from the error of answer 1)" in text
+    assert "related entry, not the answer" not in text
+
+
 def test_log_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     set_stdin(monkeypatch, LOG)
     code, out, _ = run(["--log", "-", "--json"], capsys)

@@ -208,8 +208,10 @@ def _print_answer(found: Answer, as_json: bool) -> None:
     print(plain(found.headline()))
     if not found.matches and found.uncovered is None:
         print("Add your own entry with --kb FILE (see --help).")
+    from dumpscope.core.knowledge.answer import follows_at
+
     for rank, m in enumerate(found.matches, 1):
-        follows = rank <= len(found.follows) and found.follows[rank - 1]
+        follows = follows_at(rank - 1, found.follows)
         print(plain(format_match(m, rank, follows=follows, related=found.related(rank - 1))))
 
 
@@ -274,8 +276,11 @@ def _print_problems(problems: list[Problem], as_json: bool, top: int) -> None:
 def _print_problem(p: Problem, top: int) -> None:
     """One problem of a log: where it is, how often, and its best (at most two) matches."""
     print(f"line {p.first_line_no}{_times(p.count)} (lines {_where(p)}): {plain(p.text[:300])}{_more(p)}")
+    from dumpscope.core.knowledge.answer import follows_at
+
     for rank, m in enumerate(p.matches[: min(top, 2)], 1):
-        print(plain(format_match(m, rank, indent="    ", related=rank > 1)))
+        follows = follows_at(rank - 1, p.follows)
+        print(plain(format_match(m, rank, indent="    ", follows=follows, related=p.related(rank - 1))))
     if not p.confident:
         print(f"    {NO_ENTRY_FITS}")
     print()
