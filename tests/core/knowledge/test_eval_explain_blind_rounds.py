@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round29.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round30.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -16,7 +16,7 @@ from dumpscope.core.knowledge import KnowledgeBase
 #: round -> (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 #: Round 20 was measured blind on a0c9d06, round 21 on 985c9c6, round 22 on 348ecde, round 23 on 0b82517,
 #: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81, round 27 on 76d2702,
-#: round 28 on 514288a, round 29 on 27cb0dc.
+#: round 28 on 514288a, round 29 on 27cb0dc, round 30 on 25fcb05.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -106,6 +106,14 @@ FLOORS = {
         ("heldout", "new"): (4, 6),
         ("heldout", "code"): (5, 5),
     },
+    "round30": {
+        ("dev", "claimed"): (10, 12),
+        ("dev", "new"): (15, 17),
+        ("dev", "code"): (2, 2),
+        ("heldout", "claimed"): (5, 5),
+        ("heldout", "new"): (8, 9),
+        ("heldout", "code"): (1, 1),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -120,6 +128,7 @@ SCAN_FLOORS = {
     "round27": {"dev": (34, 34), "heldout": (23, 23)},
     "round28": {"dev": (26, 27), "heldout": (15, 18)},
     "round29": {"dev": (22, 24), "heldout": (14, 14)},
+    "round30": {"dev": (25, 29), "heldout": (12, 14)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -140,6 +149,7 @@ SPECIFIC_FLOORS = {
     "round27": {"dev": (21, 33), "heldout": (17, 22)},
     "round28": {"dev": (12, 23), "heldout": (7, 12)},
     "round29": {"dev": (18, 23), "heldout": (10, 12)},
+    "round30": {"dev": (12, 25), "heldout": (10, 13)},
 }
 ROUNDS = sorted(FLOORS)
 
