@@ -1,8 +1,9 @@
 """Scan a whole log (hundreds of MB) for known problems, streaming.
 
-The log is read in binary chunks; a prefilter (a few cue words found with ``bytes.find``
-and the shape of Ascend codes) picks the few lines worth a full lookup, so noise lines
-cost a handful of C-speed passes and nothing in Python.  A line is a candidate when it
+The log is read in binary chunks; a prefilter (a few dozen cue words and the shape of Ascend
+codes) picks the few lines worth a full lookup, so noise lines cost one C pass per chunk
+(core/knowledge/_prefilter.c; without it, one ``bytes.find`` pass per cue word) and nothing in
+Python.  A line is a candidate when it
 carries a cue (``error``, ``fail``, ``warn``, ``exception``, ``invalid``, ``not``...) or a
 vendor code, which error lines of every supported tool do.  Lines are decoded with
 ``errors="replace"``: any bytes are fine.
@@ -29,6 +30,11 @@ from dumpscope.core.knowledge.answer import (
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
+
+try:  # the one-pass prefilter (_prefilter.c) is optional: bytes.find per cue finds the same lines
+    from dumpscope.core.knowledge import _prefilter
+except ImportError:  # pragma: no cover - no C compiler at install
+    _prefilter = None  # type: ignore[assignment]
 
 CHUNK = 4 << 20
 MAX_LINE = 64 * 1024
@@ -126,8 +132,9 @@ CUES: tuple[bytes, ...] = (
 (``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``, ``please
 set``, ``differ in rank``), and vendor codes without one (``RKNN_ERR_TIMEOUT``, ``CUDNN_STATUS_BAD_PARAM``).
 
-Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
-runs at a tenth of that speed in ``re``, which is why the list is short."""
+All are found in one pass per chunk by the compiled prefilter (:class:`Prefilter`); without it each is
+a ``bytes.find`` pass (one regex alternation of the words is slower still in ``re``), so every cue added
+costs the fallback a pass."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
 SPECIFIC = ("code", "pattern")
@@ -251,7 +258,13 @@ class Prefilter:
         """The cues an ASCII chunk can hold (other languages' words are looked for only when it is not)."""
 
     def line_starts(self, buf: bytes) -> list[int]:
-        """Sorted offsets of the starts of the selected lines of ``buf``."""
+        """Sorted offsets of the starts of the selected lines of ``buf`` (one pass in C when it is built)."""
+        if _prefilter is not None:
+            return _prefilter.line_starts(buf, self.cues)
+        return self.line_starts_by_find(buf)
+
+    def line_starts_by_find(self, buf: bytes) -> list[int]:
+        """:meth:`line_starts` without the compiled prefilter: one ``bytes.find`` pass per cue."""
         low = buf.lower()
         cues = self.ascii_cues if low.isascii() else self.cues
         hits = {start for cue in cues for start in _cue_line_starts(buf, low, cue)}

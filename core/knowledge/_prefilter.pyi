@@ -1,0 +1,3 @@
+# Types of the compiled log-scan prefilter (core/knowledge/_prefilter.c), for the type checker only.
+
+def line_starts(buf: bytes, cues: tuple[bytes, ...], /) -> list[int]: ...
