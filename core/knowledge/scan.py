@@ -32,7 +32,7 @@ from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
 
 try:  # the one-pass prefilter (_prefilter.c) is optional: bytes.find per cue finds the same lines
-    from dumpscope.core.knowledge import _prefilter
+    import dumpscope.core.knowledge._prefilter as _prefilter
 except ImportError:  # pragma: no cover - no C compiler at install
     _prefilter = None  # type: ignore[assignment]
 
