@@ -13,6 +13,9 @@
  *     (re's \b on bytes) and none of letter, digit, '_' or '-' before it, an ANSI colour code
  *     (ESC [ up to eight of [0-9;] m) right before it not counting.
  * A cue never starts with a newline and is never empty (the bytes.find loop would not end either).
+ *
+ * `present(text, needles)` gives the sorted indices of the needles that occur in `text`, byte for
+ * byte (the lookup's anchors in a message's UTF-8: `[a for a in anchors if a in lowered]` in one pass).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 
 static unsigned char lower_of[256];
+static unsigned char same_byte[256];
 
 static int is_word(unsigned char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
@@ -48,42 +52,87 @@ typedef struct {
     Py_ssize_t len;
 } Cue;
 
+/* The needles of a tuple of bytes, chained by first byte, with a bitmap of their first two bytes. */
+typedef struct {
+    Py_ssize_t n;
+    Cue *cues;
+    Py_ssize_t *next;
+    Py_ssize_t first[256];
+    uint8_t pair[8192]; /* bit (c1 << 8 | c2): some needle starts with c1 c2 (a one-byte needle: any c2) */
+} Table;
+
+static void table_free(Table *t) {
+    PyMem_Free(t->cues);
+    PyMem_Free(t->next);
+}
+
+/* 0, or -1 with an exception set.  Empty needles are left out of the chains. */
+static int table_build(Table *t, PyObject *tuple) {
+    t->n = PyTuple_GET_SIZE(tuple);
+    t->cues = PyMem_Calloc(t->n ? (size_t)t->n : 1, sizeof(Cue));
+    t->next = PyMem_Calloc(t->n ? (size_t)t->n : 1, sizeof(Py_ssize_t));
+    if (t->cues == NULL || t->next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(t->pair, 0, sizeof t->pair);
+    for (int c = 0; c < 256; c++) t->first[c] = -1;
+    for (Py_ssize_t i = t->n - 1; i >= 0; i--) {
+        PyObject *cue = PyTuple_GET_ITEM(tuple, i);
+        if (!PyBytes_Check(cue)) {
+            PyErr_SetString(PyExc_TypeError, "needles must be bytes");
+            return -1;
+        }
+        t->cues[i].s = (const unsigned char *)PyBytes_AS_STRING(cue);
+        t->cues[i].len = PyBytes_GET_SIZE(cue);
+        if (t->cues[i].len == 0) continue;
+        unsigned c1 = t->cues[i].s[0];
+        t->next[i] = t->first[c1];
+        t->first[c1] = i;
+        if (t->cues[i].len == 1)
+            for (unsigned c2 = 0; c2 < 256; c2++) t->pair[(c1 << 8 | c2) >> 3] |= (uint8_t)(1u << (c2 & 7));
+        else {
+            unsigned key = c1 << 8 | t->cues[i].s[1];
+            t->pair[key >> 3] |= (uint8_t)(1u << (key & 7));
+        }
+    }
+    return 0;
+}
+
+/* The first two bytes at p (as `map` gives them) start some needle. */
+static inline int table_may_start(const Table *t, const unsigned char *map, const unsigned char *b, Py_ssize_t n,
+                                  Py_ssize_t p) {
+    unsigned c1 = map[b[p]];
+    unsigned key = c1 << 8 | (p + 1 < n ? map[b[p + 1]] : 0);
+    return t->first[c1] >= 0 && (t->pair[key >> 3] >> (key & 7) & 1);
+}
+
+/* Needle i is at p, compared through `map`. */
+static inline int needle_at(const Table *t, const unsigned char *map, const unsigned char *b, Py_ssize_t n,
+                            Py_ssize_t p, Py_ssize_t i) {
+    Py_ssize_t len = t->cues[i].len;
+    if (p + len > n) return 0;
+    const unsigned char *s = t->cues[i].s;
+    for (Py_ssize_t j = 0; j < len; j++)
+        if (map[b[p + j]] != s[j]) return 0;
+    return 1;
+}
+
+static int append_index(PyObject *list, Py_ssize_t v) {
+    PyObject *o = PyLong_FromSsize_t(v);
+    if (o == NULL) return -1;
+    int r = PyList_Append(list, o);
+    Py_DECREF(o);
+    return r;
+}
+
 static PyObject *line_starts(PyObject *self, PyObject *args) {
     Py_buffer view;
     PyObject *cues_obj;
     if (!PyArg_ParseTuple(args, "y*O!", &view, &PyTuple_Type, &cues_obj)) return NULL;
-    Py_ssize_t ncues = PyTuple_GET_SIZE(cues_obj);
-    Cue *cues = PyMem_Calloc(ncues ? (size_t)ncues : 1, sizeof(Cue));
-    /* first[c]: the cues whose first byte is c, as a chain through next[] */
-    Py_ssize_t *next = PyMem_Calloc(ncues ? (size_t)ncues : 1, sizeof(Py_ssize_t));
-    Py_ssize_t first[256];
-    uint8_t pair[8192]; /* bit (c1 << 8 | c2): some cue starts with c1 c2 (a one-byte cue: any c2) */
+    Table t = {0};
     PyObject *out = NULL;
-    if (cues == NULL || next == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memset(pair, 0, sizeof pair);
-    for (int c = 0; c < 256; c++) first[c] = -1;
-    for (Py_ssize_t i = ncues - 1; i >= 0; i--) {
-        PyObject *cue = PyTuple_GET_ITEM(cues_obj, i);
-        if (!PyBytes_Check(cue)) {
-            PyErr_SetString(PyExc_TypeError, "cues must be bytes");
-            goto done;
-        }
-        cues[i].s = (const unsigned char *)PyBytes_AS_STRING(cue);
-        cues[i].len = PyBytes_GET_SIZE(cue);
-        if (cues[i].len == 0) continue; /* bytes.find of b"" finds every line: not a cue anyone passes */
-        unsigned c1 = cues[i].s[0];
-        next[i] = first[c1];
-        first[c1] = i;
-        if (cues[i].len == 1)
-            for (unsigned c2 = 0; c2 < 256; c2++) pair[(c1 << 8 | c2) >> 3] |= (uint8_t)(1u << (c2 & 7));
-        else {
-            unsigned key = c1 << 8 | cues[i].s[1];
-            pair[key >> 3] |= (uint8_t)(1u << (key & 7));
-        }
-    }
+    if (table_build(&t, cues_obj) < 0) goto done;
     const unsigned char *b = view.buf;
     Py_ssize_t n = view.len;
     out = PyList_New(0);
@@ -96,38 +145,59 @@ static PyObject *line_starts(PyObject *self, PyObject *args) {
             continue;
         }
         int hit = 0;
-        unsigned c1 = lower_of[c];
-        unsigned c2 = p + 1 < n ? lower_of[b[p + 1]] : 0;
-        unsigned key = c1 << 8 | c2;
-        if (first[c1] >= 0 && (pair[key >> 3] >> (key & 7) & 1)) {
-            for (Py_ssize_t i = first[c1]; i >= 0 && !hit; i = next[i]) {
-                Py_ssize_t len = cues[i].len;
-                if (p + len > n) continue;
-                Py_ssize_t j = 1;
-                while (j < len && lower_of[b[p + j]] == cues[i].s[j]) j++;
-                hit = j == len;
-            }
-        }
+        if (table_may_start(&t, lower_of, b, n, p))
+            for (Py_ssize_t i = t.first[lower_of[c]]; i >= 0 && !hit; i = t.next[i]) hit = needle_at(&t, lower_of, b, n, p, i);
         if (!hit && (c == 'E' || c == 'W')) hit = code_at(b, n, p);
         if (!hit) {
             p++;
             continue;
         }
-        PyObject *start = PyLong_FromSsize_t(line);
-        if (start == NULL || PyList_Append(out, start) < 0) {
-            Py_XDECREF(start);
+        if (append_index(out, line) < 0) {
             Py_CLEAR(out);
             goto done;
         }
-        Py_DECREF(start);
         const unsigned char *nl = memchr(b + p, '\n', (size_t)(n - p));
         if (nl == NULL) break;
         p = nl - b + 1;
         line = p;
     }
 done:
-    PyMem_Free(cues);
-    PyMem_Free(next);
+    table_free(&t);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static PyObject *present(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *needles;
+    if (!PyArg_ParseTuple(args, "y*O!", &view, &PyTuple_Type, &needles)) return NULL;
+    Table t = {0};
+    PyObject *out = NULL;
+    char *found = NULL;
+    if (table_build(&t, needles) < 0) goto done;
+    found = PyMem_Calloc(t.n ? (size_t)t.n : 1, 1);
+    if (found == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < t.n; i++) found[i] = t.cues[i].len == 0; /* b"" is in any text */
+    const unsigned char *b = view.buf;
+    Py_ssize_t n = view.len;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        if (!table_may_start(&t, same_byte, b, n, p)) continue;
+        for (Py_ssize_t i = t.first[b[p]]; i >= 0; i = t.next[i])
+            if (!found[i] && needle_at(&t, same_byte, b, n, p, i)) found[i] = 1;
+    }
+    out = PyList_New(0);
+    if (out == NULL) goto done;
+    for (Py_ssize_t i = 0; i < t.n; i++)
+        if (found[i] && append_index(out, i) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+done:
+    PyMem_Free(found);
+    table_free(&t);
     PyBuffer_Release(&view);
     return out;
 }
@@ -135,12 +205,16 @@ done:
 static PyMethodDef methods[] = {
     {"line_starts", line_starts, METH_VARARGS,
      "line_starts(buf, cues) -> sorted starts of the lines holding a cue (ASCII case folded) or an Ascend code"},
+    {"present", present, METH_VARARGS, "present(text, needles) -> sorted indices of the needles that occur in text"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_prefilter", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__prefilter(void) {
-    for (int c = 0; c < 256; c++) lower_of[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    for (int c = 0; c < 256; c++) {
+        lower_of[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        same_byte[c] = (unsigned char)c;
+    }
     return PyModule_Create(&module);
 }

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple, Protocol
 
+from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.answer import (
     confidence_of,
     follows_of,
@@ -30,11 +31,6 @@ from dumpscope.core.knowledge.answer import (
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
-
-try:  # the one-pass prefilter (_prefilter.c) is optional: bytes.find per cue finds the same lines
-    import dumpscope.core.knowledge._prefilter as _prefilter
-except ImportError:  # pragma: no cover - no C compiler at install
-    _prefilter = None  # type: ignore[assignment]
 
 CHUNK = 4 << 20
 MAX_LINE = 64 * 1024
@@ -259,8 +255,8 @@ class Prefilter:
 
     def line_starts(self, buf: bytes) -> list[int]:
         """Sorted offsets of the starts of the selected lines of ``buf`` (one pass in C when it is built)."""
-        if _prefilter is not None:
-            return _prefilter.line_starts(buf, self.cues)
+        if finder.compiled is not None:
+            return finder.compiled.line_starts(buf, self.cues)
         return self.line_starts_by_find(buf)
 
     def line_starts_by_find(self, buf: bytes) -> list[int]:
@@ -348,7 +344,7 @@ class _ChunkLines:
             yield selected
         self.frames_next = last == self.line_base + lines - 1
         self.line_base += lines
-        tail = [line[:LONG_LINE] for line in whole[:-1].rsplit(b"\n", LEAD)[-LEAD:]]
+        tail = _last_lines(whole, LEAD)
         if len(tail) < LEAD and self.above is not None:
             tail = self.above.split(b"\n")[len(tail) - LEAD :] + tail
         self.above = b"\n".join(tail)
@@ -373,6 +369,20 @@ class _ChunkLines:
         """The last line when the stream does not end with a newline."""
         if self.carry and not self.skipping:
             yield from _select(self.carry, self.prefilter, self.line_base, self.above, self.frames_next)
+
+
+def _last_lines(whole: bytes, n: int) -> list[bytes]:
+    """The last ``n`` lines of ``whole`` (which ends with a newline), each cut to :data:`LONG_LINE`: what
+    ``whole[:-1].rsplit(b"\\n", n)[-n:]`` gives, without copying the chunk."""
+    lines: list[bytes] = []
+    stop = len(whole) - 1
+    for _ in range(n):
+        nl = whole.rfind(b"\n", 0, stop)
+        lines.append(whole[nl + 1 : min(stop, nl + 1 + LONG_LINE)])
+        if nl < 0:
+            break
+        stop = nl
+    return lines[::-1]
 
 
 Selected = tuple[int, bytes, "tuple[int, bytes, int] | None", "bytes | None", "bytes | None"]
