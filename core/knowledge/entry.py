@@ -6,8 +6,8 @@ groups (``(?P<op>...)``, ``(?P<shape>...)``...) are the variable parts shown to 
 
 Matching many entries fast rests on *anchors*: literal strings that any text matching the
 pattern must contain (lower-cased).  A cheap ``in`` test on anchors decides whether the
-regular expression is worth running at all, and :mod:`dumpscope.core.knowledge.scan` joins
-every anchor into one prefilter for whole logs.
+regular expression is worth running at all, and :mod:`dumpscope.core.knowledge.scan` adds each
+user entry's longest anchor to the cue words its prefilter finds in whole logs.
 """
 
 from __future__ import annotations

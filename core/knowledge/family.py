@@ -40,6 +40,7 @@ import re
 import sys
 import zlib
 
+from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
 from dumpscope.core.knowledge.package_data import package_buffer, package_bytes
 from dumpscope.core.lazyre import LazyPattern
@@ -132,8 +133,24 @@ def _blank_backend(m: re.Match[str]) -> str:
 
 
 def _found(markers: Markers, low: str) -> list[tuple[int, int]]:
-    """``(weight, position)`` of the markers present in the lower-cased text."""
-    return [(w, low.find(marker)) for marker, w in markers if marker in low and _counts(marker, low)]
+    """``(weight, position)`` of the markers present in the lower-cased text (found in one pass by the
+    compiled finder, or one ``in`` per marker)."""
+    if finder.compiled is None:
+        return [(w, low.find(marker)) for marker, w in markers if marker in low and _counts(marker, low)]
+    present = finder.compiled.present(_utf8(low), _needles(markers))
+    return [(w, low.find(marker)) for marker, w in (markers[i] for i in present) if _counts(marker, low)]
+
+
+@functools.lru_cache(maxsize=64)
+def _needles(markers: Markers) -> tuple[bytes, ...]:
+    """The markers' UTF-8, for the compiled finder."""
+    return tuple(marker.encode("utf-8", "surrogatepass") for marker, _ in markers)
+
+
+@functools.lru_cache(maxsize=4)
+def _utf8(low: str) -> bytes:
+    """``low``'s UTF-8 (each family's markers are looked for in the same one or two texts)."""
+    return low.encode("utf-8", "surrogatepass")
 
 
 def _summary(hits: list[tuple[int, int]]) -> tuple[int, int, int]:

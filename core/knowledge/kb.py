@@ -20,6 +20,7 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
+from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.clauses import (
     answers_reason,
     is_code_card,
@@ -474,6 +475,8 @@ class KnowledgeBase:
         self._by_key = postings.by_key
         self._by_word = postings.by_word
         self._by_anchor = postings.by_anchor
+        self._anchor_bytes: tuple[tuple[str, ...], tuple[bytes, ...]] | None = None
+        """The anchors and their UTF-8, made on the first lookup (for the compiled finder)."""
         self._always = postings.always
         self._runtime_anchors = postings.runtime_anchors
         self._specific = postings.specific
@@ -552,7 +555,7 @@ class KnowledgeBase:
         # The whole text's codes are those _named found.  A segment inside the text (a line, an envelope's
         # inner message) holds only the anchors and code literals the whole text holds: it is tested for
         # those alone, not for every anchor and code extractor of the KB again.
-        anchors = [a for a in self._by_anchor if a in lowered]
+        anchors = self._anchors_in(lowered)
         extractors = possible_extractors(text, lowered) if len(parts) > 1 else None
         best: dict[int, Match] = {}
         for k, segment in enumerate(parts):
@@ -649,13 +652,29 @@ class KnowledgeBase:
             leaning,
             cue=cue,
         )
-        candidates, generic = self._candidates(seg, self._by_anchor if anchors is None else anchors)
+        candidates, generic = self._candidates(
+            seg, self._anchors_in(seg.lowered) if anchors is None else anchors
+        )
         if generic:
             seg = seg._replace(generic=generic)
         for i in sorted(candidates):
             match = self._match(i, seg)
             if match is not None:
                 yield i, match
+
+    def _anchors_in(self, lowered: str) -> list[str]:
+        """The KB's anchors that ``lowered`` holds, in the KB's order: one pass of the compiled finder over
+        the text's UTF-8 (a substring of UTF-8 is a substring of the text), or one ``in`` per anchor."""
+        if finder.compiled is None:
+            return [a for a in self._by_anchor if a in lowered]
+        if self._anchor_bytes is None:
+            keys = tuple(self._by_anchor)
+            needles = "\0".join(keys).encode("utf-8", "surrogatepass").split(b"\0") if keys else []
+            if len(needles) != len(keys):  # an anchor holding a NUL
+                needles = [a.encode("utf-8", "surrogatepass") for a in keys]
+            self._anchor_bytes = keys, tuple(needles)
+        keys, encoded = self._anchor_bytes
+        return [keys[i] for i in finder.compiled.present(lowered.encode("utf-8", "surrogatepass"), encoded)]
 
     def _candidates(self, seg: _Segment, anchors: Iterable[str]) -> tuple[set[int], tuple[str, ...]]:
         """Entries worth a look: an anchor is in the text, a code names them, or their wording is close;

@@ -1,8 +1,9 @@
 """Scan a whole log (hundreds of MB) for known problems, streaming.
 
-The log is read in binary chunks; a prefilter (a few cue words found with ``bytes.find``
-and the shape of Ascend codes) picks the few lines worth a full lookup, so noise lines
-cost a handful of C-speed passes and nothing in Python.  A line is a candidate when it
+The log is read in binary chunks; a prefilter (a few dozen cue words and the shape of Ascend
+codes) picks the few lines worth a full lookup, so noise lines cost one C pass per chunk
+(core/knowledge/_prefilter.c; without it, one ``bytes.find`` pass per cue word) and nothing in
+Python.  A line is a candidate when it
 carries a cue (``error``, ``fail``, ``warn``, ``exception``, ``invalid``, ``not``...) or a
 vendor code, which error lines of every supported tool do.  Lines are decoded with
 ``errors="replace"``: any bytes are fine.
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple, Protocol
 
+from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.answer import (
     confidence_of,
     follows_of,
@@ -126,8 +128,9 @@ CUES: tuple[bytes, ...] = (
 (``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``, ``please
 set``, ``differ in rank``), and vendor codes without one (``RKNN_ERR_TIMEOUT``, ``CUDNN_STATUS_BAD_PARAM``).
 
-Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
-runs at a tenth of that speed in ``re``, which is why the list is short."""
+All are found in one pass per chunk by the compiled prefilter (:class:`Prefilter`); without it each is
+a ``bytes.find`` pass (one regex alternation of the words is slower still in ``re``), so every cue added
+costs the fallback a pass."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
 SPECIFIC = ("code", "pattern")
@@ -251,7 +254,13 @@ class Prefilter:
         """The cues an ASCII chunk can hold (other languages' words are looked for only when it is not)."""
 
     def line_starts(self, buf: bytes) -> list[int]:
-        """Sorted offsets of the starts of the selected lines of ``buf``."""
+        """Sorted offsets of the starts of the selected lines of ``buf`` (one pass in C when it is built)."""
+        if finder.compiled is not None:
+            return finder.compiled.line_starts(buf, self.cues)
+        return self.line_starts_by_find(buf)
+
+    def line_starts_by_find(self, buf: bytes) -> list[int]:
+        """:meth:`line_starts` without the compiled prefilter: one ``bytes.find`` pass per cue."""
         low = buf.lower()
         cues = self.ascii_cues if low.isascii() else self.cues
         hits = {start for cue in cues for start in _cue_line_starts(buf, low, cue)}
@@ -335,7 +344,7 @@ class _ChunkLines:
             yield selected
         self.frames_next = last == self.line_base + lines - 1
         self.line_base += lines
-        tail = [line[:LONG_LINE] for line in whole[:-1].rsplit(b"\n", LEAD)[-LEAD:]]
+        tail = _last_lines(whole, LEAD)
         if len(tail) < LEAD and self.above is not None:
             tail = self.above.split(b"\n")[len(tail) - LEAD :] + tail
         self.above = b"\n".join(tail)
@@ -360,6 +369,20 @@ class _ChunkLines:
         """The last line when the stream does not end with a newline."""
         if self.carry and not self.skipping:
             yield from _select(self.carry, self.prefilter, self.line_base, self.above, self.frames_next)
+
+
+def _last_lines(whole: bytes, n: int) -> list[bytes]:
+    """The last ``n`` lines of ``whole`` (which ends with a newline), each cut to :data:`LONG_LINE`: what
+    ``whole[:-1].rsplit(b"\\n", n)[-n:]`` gives, without copying the chunk."""
+    lines: list[bytes] = []
+    stop = len(whole) - 1
+    for _ in range(n):
+        nl = whole.rfind(b"\n", 0, stop)
+        lines.append(whole[nl + 1 : min(stop, nl + 1 + LONG_LINE)])
+        if nl < 0:
+            break
+        stop = nl
+    return lines[::-1]
 
 
 Selected = tuple[int, bytes, "tuple[int, bytes, int] | None", "bytes | None", "bytes | None"]
