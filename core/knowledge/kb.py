@@ -1276,20 +1276,21 @@ def consequences_last(matches: list[Match], text: str) -> list[Match]:
     * a process ending (:func:`is_process_ending`, text any tool prints) under the best specific match of a
       tool found by its pattern or an exact code anywhere in the text (:func:`_ending_cap`);
     * any other consequence (``Engine deserialization failed``, ``Assertion engine != nullptr failed``,
-      ``Building TensorRT engine failed``) under the best cause its tool states on an earlier line of the
-      same paste (:func:`_states_cause_of`): an entry of the same tool found by its pattern on a line
-      before the consequence's line, specific, or a card whose own reason a clause answers; a generic entry
-      that no clause answers (``While parsing node number N``) moves only a generic consequence. A plugin
+      ``Building TensorRT engine failed``) under the best cause its tool states before it in the same
+      paste (:func:`_states_cause_of`): an entry of the same tool found by its pattern on a line before
+      the consequence's line (or earlier on its line: :func:`_printed_before`), specific, or a card whose
+      own reason a clause answers; a generic entry that no clause answers (``While parsing node number
+      N``) moves only a generic consequence. A plugin
       the registry lacks, then ``Engine deserialization failed``: the answer rests on the plugin's line,
-      the consequence line stays in the answer under it. A single line, or a paste whose earlier lines no
-      entry of the tool explains, moves nothing.
+      the consequence line stays in the answer under it. A consequence alone, or a paste in which nothing
+      before it is explained by an entry of its tool, moves nothing.
 
     Both caps are read from the scores the matches came with (a moved consequence moves nothing else)."""
     if not any(m.entry.consequence for m in matches):
         return matches
     endings = any(is_process_ending(m.entry) for m in matches)
     cap = _ending_cap(matches) if endings else None
-    causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind] if "\n" in text else []
+    causes = [(m, kind) for m in matches for kind in (_cause_kind(m, text),) if kind]
     if cap is None and not causes:
         return matches
     out = []
@@ -1326,7 +1327,15 @@ def _states_cause_of(m: Match, cause: Match, kind: str, text: str) -> bool:
         cause.entry.family != m.entry.family or (kind == "generic" and not m.entry.generic)
     ):
         return False
-    return _line_of(cause, text) < _line_of(m, text)
+    return _printed_before(cause, m, text)
+
+
+def _printed_before(cause: Match, m: Match, text: str) -> bool:
+    """``cause`` is printed before ``m``: on an earlier line of ``text``, or earlier on the same line (a log
+    that joins its messages without a newline: TFLite's Python ``RuntimeError`` holds the kernel's check and
+    ``Node number N (OP) failed to prepare.`` on one line)."""
+    line, other = _line_of(cause, text), _line_of(m, text)
+    return line < other or (line == other and _start(cause, text) < _start(m, text))
 
 
 def _cause_kind(m: Match, text: str) -> str:

@@ -28,6 +28,8 @@ CONSEQUENCES = (
     "coreml-error-declaring-network",
     "onnxruntime-web-cant-create-session",
     "onnxruntime-react-native-cant-create-session",
+    "tflite-node-failed-to-prepare",
+    "tflite-node-failed-to-invoke",
 )
 
 
@@ -79,6 +81,30 @@ def test_the_cause_line_answers_and_the_consequence_line_follows(
     assert_answered(kb, message, named, entry=entry)
     ranked = [m.entry.id for m in kb.lookup(message, top=5)]
     assert consequence in ranked[1:], ranked
+
+
+def test_a_cause_earlier_on_the_same_line_states_it(kb: KnowledgeBase) -> None:
+    """A log that joins its messages without a newline (TFLite's Python ``RuntimeError``: the kernel's check,
+    then ``Node number N (OP) failed to prepare.``, LiteRT tflite/core/subgraph.cc) is answered by the check's
+    entry, the op read from the node's line; the node's line follows from it.  The same line, the other way
+    round, moves nothing (a later failure is another one)."""
+    message = (
+        "RuntimeError: tensorflow/lite/kernels/pad.cc:117 NumDimensions(op_context.input) <= 5 was not "
+        "true.Node number 21 (PAD) failed to prepare."
+    )
+    top = assert_answered(
+        kb, message, ("PAD", "NumDimensions(op_context.input) <= 5"), entry="tflite-s25e-kernel-check-shape"
+    )
+    assert ("op_type", "PAD") in top.captures
+    ranked = kb.lookup(message, top=5)
+    assert "tflite-node-failed-to-prepare" in [m.entry.id for m in ranked[1:]]
+    assert kb.follows_from(
+        next(m for m in ranked if m.entry.id == "tflite-node-failed-to-prepare"), top, message
+    )
+    alone = kb.lookup("Node number 21 (PAD) failed to prepare.", top=1)[0]
+    assert alone.entry.id == "tflite-node-failed-to-prepare"
+    later = "Node number 21 (PAD) failed to prepare. " + message.split("RuntimeError: ")[1].split("Node")[0]
+    assert kb.lookup(later, top=1)[0].entry.id == "tflite-node-failed-to-prepare"
 
 
 def test_a_card_whose_reason_a_clause_answers_states_the_cause(kb: KnowledgeBase) -> None:

@@ -70,6 +70,9 @@ the entry that answers it, and the parts of the message its advice must name.
 From s23f: MNNConvert's Extra-op rewrite, TF constant-input and model-file texts, pymnn's argument checks,
 the runtime's constant folding (alibaba/MNN tools/converter, pymnn/src, source/geometry); pnnx's reshape
 to more than 4 ncnn dimensions (Tencent/ncnn tools/pnnx/src/pass_ncnn).
+From s25e: MNNConvert's CHECK/LOG/MNN_ERROR texts (alibaba/MNN tools/converter onnx, tflite, tensorflow,
+onnxextra) and express/module/StaticModule.cpp; onnx2ncnn's Upsample wording (Tencent/ncnn tools/onnx) and
+ncnn's layers built without NCNN_INT8 / NCNN_WEIGHT_QUANT (src/layer).
 """
 
 from __future__ import annotations
@@ -178,9 +181,78 @@ CASES = [
         "ncnn-s23-pnnx-param-ignored",
         ("torch.roll (torch.roll_7)", "shifts=(1,2)", "not exists or registered"),
     ),
+    # ---- s25e: alibaba/MNN tools/converter (logkit.h CHECK forms, front ends, onnxextra), express ----
+    # tools/converter/source/onnx/ROIAlignOnnx.cpp: DCHECK(attributeProto.type() == ..._INT)
+    (
+        "[09:08:07] /opt/MNN/tools/converter/source/onnx/ROIAlignOnnx.cpp:52: Check failed: "
+        "attributeProto.type() == ::onnx::AttributeProto_AttributeType_INT ==> Node Attribute ERROR",
+        "mnn-s25e-converter-attribute-type",
+        ("ROIAlign", "INT", "ROIAlignOnnx.cpp", "opset_version"),
+    ),
+    # tools/converter/source/tflite/ConvolutionTflite.cpp: DCHECK(!quantizedModel)
+    (
+        "[09:08:07] /opt/MNN/tools/converter/source/tflite/ConvolutionTflite.cpp:233: Check failed: "
+        "!quantizedModel ==> TransposeConv not support quantized model",
+        "mnn-s25e-converter-tflite-quantized",
+        ("!quantizedModel", "TransposeConv not support quantized model", "--weightQuantBits 8"),
+    ),
+    # tools/converter/source/onnx/MatMulOnnx.cpp: DCHECK(2 == onnxNode->input_size())
+    (
+        "[09:08:07] /opt/MNN/tools/converter/source/onnx/MatMulOnnx.cpp:31: Check failed: 2 == "
+        "onnxNode->input_size() ==> ONNX Matmul input error!",
+        "mnn-s25e-converter-input-count",
+        ("MatMul", "2 == onnxNode->input_size()", "onnxsim"),
+    ),
+    # tools/converter/source/tensorflow/tfOpConverter.cpp: CHECK(isSupport) << ... << dataType
+    (
+        "[09:08:07] /opt/MNN/tools/converter/source/tensorflow/tfOpConverter.cpp:62: Check failed: "
+        "isSupport ==> Const Data Type Not Supported!!!==> 14",
+        "mnn-s25e-converter-tf-const-dtype",
+        ("DataType 14", "DT_BFLOAT16 14", "--fp16"),
+    ),
+    # tools/converter/source/optimizer/onnxextra/OnnxDeQuantizeLinear.cpp
+    (
+        "Onnx QuantizeLinear input error: inputs size<2",
+        "mnn-s25e-converter-qdq-scale-missing",
+        ("QuantizeLinear", "y_scale", "QuantFormat.QDQ"),
+    ),
+    # tools/converter/source/onnx/ResizeOnnx.cpp: LOG(ERROR) << "Don't support " << nearestMode << ...
+    (
+        "[09:08:07] /opt/MNN/tools/converter/source/onnx/ResizeOnnx.cpp:41: Don't support floor nearest "
+        "mode, use round_prefer_floor instead",
+        "mnn-s25e-converter-resize-mode-replaced",
+        ("mode=floor", "testMNNFromOnnx.py"),
+    ),
+    # tools/converter/source/optimizer/onnxextra/OnnxUpsample.cpp: "Unsupported Upsample mode! ==> %s"
+    (
+        "Unsupported Upsample mode! ==> bicubic",
+        "mnn-s25e-converter-resize-mode-replaced",
+        ("mode=bicubic",),
+    ),
+    # express/module/StaticModule.cpp after Session::createPipelineBackend
+    (
+        "[MNN:Express] Create Backend Error",
+        "mnn-s25e-express-create-backend-error",
+        ("-DMNN_OPENCL=ON", "MNN_FORWARD_CPU"),
+    ),
+    # Tencent/ncnn src/layer/innerproduct.cpp (#if !NCNN_WEIGHT_QUANT NCNN_LOGE(...))
+    (
+        "please build ncnn with NCNN_WEIGHT_QUANT enabled for weight quantized inference",
+        "ncnn-s25e-build-option-disabled",
+        ("-DNCNN_WEIGHT_QUANT=ON", "weight quantized inference"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+def test_onnx2ncnn_and_mnn_upsample_wordings_are_told_apart(kb: KnowledgeBase) -> None:
+    """onnx2ncnn prints 'Unsupported Upsample mode !' (tools/onnx/onnx2ncnn.cpp); MNN's OnnxUpsample.cpp
+    prints 'Unsupported Upsample mode! ==> <mode>' and goes on with bilinear: each is its own tool's entry."""
+    assert kb.lookup("Unsupported Upsample mode !", top=1)[0].entry.id == "onnx2ncnn-unsupported-attribute"
+    mnn = kb.lookup("Unsupported Upsample mode! ==> area", top=1)[0]
+    assert mnn.entry.id == "mnn-s25e-converter-resize-mode-replaced"
+    assert ("value3", "area") in mnn.captures
 
 
 # ---- edge_converter_forms (test_knowledge_edge_converter_forms.py) ----

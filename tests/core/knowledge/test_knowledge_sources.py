@@ -47,7 +47,7 @@ FILLED = [
     # TFLite / LiteRT (kernels, interpreter, python wrapper, delegates, converter)
     (
         "tflite-ensure-eq",
-        "ERROR: tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)",
+        "ERROR: tensorflow/lite/kernels/conv.cc:371 input_channel % filter_input_channel != 0 (2 != 0)",
     ),
     (
         "tflite-ensure-not-true",

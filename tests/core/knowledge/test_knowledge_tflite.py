@@ -64,6 +64,9 @@ From s23f: the built-in kernels' type checks (tensorflow/lite/kernels/*.cc TF_LI
 tflite-runtime 2.14.0 wheel's strings) and the Python wrapper's set_tensor before allocate_tensors.
 
 From s24f: the GPU delegate's cl_program.cc and LiteRT's dispatch delegate (litert/runtime/dispatch).
+
+From s25e: the kernels' Prepare checks (LiteRT tflite/core/c/common.h TF_LITE_ENSURE* forms,
+tflite/kernels/*.cc).
 """
 
 from __future__ import annotations
@@ -335,6 +338,55 @@ CASES = [
         "tflite-s24f-litert-no-dispatch-runtime",
         ("libLiteRtDispatch_", "useLegacyPackaging"),
     ),
+    # ---- s25e: the kernels' checks (LiteRT tflite/core/c/common.h forms, tflite/kernels/*.cc) ----
+    # tflite/kernels/mul.cc Prepare: TF_LITE_ENSURE_EQ(context, NumInputs(node), 2)
+    (
+        "RuntimeError: tensorflow/lite/kernels/mul.cc:101 NumInputs(node) != 2 (3 != 2)Node number 14 (MUL) "
+        "failed to prepare.",
+        "tflite-s25e-kernel-check-node-arity",
+        ("MUL", "NumInputs(node)", "has 3 where the kernel takes 2", "Analyzer.analyze"),
+    ),
+    # tflite/kernels/conv.cc: TF_LITE_ENSURE_EQ(context, filter->params.zero_point, 0) (int8 weights)
+    (
+        "ERROR: tensorflow/lite/kernels/conv.cc:402 filter->params.zero_point != 0 (5 != 0)\n"
+        "ERROR: Node number 3 (CONV_2D) failed to prepare.",
+        "tflite-s25e-kernel-check-quantization",
+        ("CONV_2D", "filter->params.zero_point", "representative_dataset", "quantization_parameters"),
+    ),
+    # tflite/kernels/add.cc: TF_LITE_ENSURE_TYPES_EQ(context, input1->type, input2->type) printed by name
+    (
+        "tensorflow/lite/kernels/add.cc:92 input1->type != input2->type (UINT8 != INT8)\n"
+        "Node number 6 (ADD) failed to prepare.",
+        "tflite-s25e-kernel-check-int8-uint8",
+        ("ADD", "UINT8 against INT8", "inference_input_type"),
+    ),
+    # tflite/kernels/softmax.cc: TF_LITE_ENSURE(context, input->type == kTfLiteFloat32 || ...)
+    (
+        "tensorflow/lite/kernels/softmax.cc:310 input->type == kTfLiteFloat32 || input->type == kTfLiteInt8 "
+        "was not true.\nNode number 9 (SOFTMAX) failed to prepare.",
+        "tflite-s25e-kernel-check-type",
+        ("SOFTMAX", "input->type == kTfLiteFloat32", "TFLITE_BUILTINS_INT8"),
+    ),
+    # tflite/kernels/conv.cc: TF_LITE_ENSURE_EQ(context, NumDimensions(input), 4) (a LiteRT build's path)
+    (
+        "tflite/kernels/conv.cc:350 NumDimensions(input) != 4 (3 != 4)\nNode number 2 (CONV_2D) failed to "
+        "prepare.",
+        "tflite-s25e-kernel-check-shape",
+        ("CONV_2D", "NumDimensions(input)", "3 against 4", "resize_tensor_input"),
+    ),
+    # tflite/kernels/op_macros.h TF_LITE_UNSUPPORTED_TYPE (cast.cc's Eval), then subgraph.cc's invoke line
+    (
+        "tensorflow/lite/kernels/cast.cc:241 Type COMPLEX128 is unsupported by op Cast.\n"
+        "Node number 1 (CAST) failed to invoke.",
+        "tflite-s25e-kernel-type-unsupported-by-op",
+        ("COMPLEX128", "CAST", "(Cast)", "tf.cast"),
+    ),
+    # tflite/kernels/*.cc TF_LITE_KERNEL_LOG(context, "Type %s not currently supported.", ...)
+    (
+        "Type FLOAT16 not currently supported.",
+        "tflite-s25e-kernel-type-unsupported-by-op",
+        ("FLOAT16", "supported_types"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -531,5 +583,6 @@ def test_tflite_ensure_eq_names_the_check_and_its_values(kb: KnowledgeBase) -> N
         "tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)"
     )
     top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == "tflite-ensure-eq", top.entry.id
+    # a dims check: s25e's shape class reads it (the catch-all tflite-ensure-eq is a scheme entry under it)
+    assert top.entry.id == "tflite-s25e-kernel-check-shape", top.entry.id
     assert_advice(top, ("kernels/concatenation.cc", "t->dims->data[d]", "7 against 9"))
