@@ -45,6 +45,8 @@ export of <op> <case>" refusals (torch/onnx/_globals.py, symbolic_opset9/10/11.p
 inputs/outputs (torch/csrc/jit/python/pybind_utils.h).
 
 From s24f: the dynamo exporter's overload matching (torch/onnx/_internal/exporter/_dispatching.py).
+
+From s25f: torch.export's ExportedProgram input check (torch/_export/utils.py).
 """
 
 from __future__ import annotations
@@ -289,6 +291,19 @@ CASES = [
         "Attribute type not compatible with argument: param=`dim: INT`, arg=`1.5`",
         "torch-onnx-s24f-dynamo-overload-mismatch",
         ("dim: INT", "passes 1.5"),
+    ),
+    # s25f: torch.export's input check of an ExportedProgram (torch/_export/utils.py,
+    # _check_input_constraints_for_graph), the first step of torch.onnx.export(dynamo=True)
+    (
+        "RuntimeError: Expected input at *args[0].shape[1] to be equal to 77, but got 128",
+        "torch-onnx-s25f-exported-program-input-shape",
+        ("*args[0] (dim 1) has 128", "expects 77", "dynamic_shapes"),
+    ),
+    (
+        "RuntimeError: Unexpected number of dimensions in input at *args[1].shape "
+        "(expected torch.Size([2, 3]), got torch.Size([2, 3, 4]))",
+        "torch-onnx-s25f-exported-program-input-shape",
+        ("torch.Size([2, 3, 4])", "torch.Size([2, 3])"),
     ),
 ]
 
