@@ -46,7 +46,8 @@ inputs/outputs (torch/csrc/jit/python/pybind_utils.h).
 
 From s24f: the dynamo exporter's overload matching (torch/onnx/_internal/exporter/_dispatching.py).
 
-From s25f: torch.export's ExportedProgram input check (torch/_export/utils.py).
+From s25f: torch.export's ExportedProgram input check and dynamic_shapes validation (torch/_export/utils.py,
+torch/export/dynamic_shapes.py).
 """
 
 from __future__ import annotations
@@ -304,6 +305,35 @@ CASES = [
         "(expected torch.Size([2, 3]), got torch.Size([2, 3, 4]))",
         "torch-onnx-s25f-exported-program-input-shape",
         ("torch.Size([2, 3, 4])", "torch.Size([2, 3])"),
+    ),
+    # s25f: torch.export's dynamic_shapes validation (torch/export/dynamic_shapes.py, _check_dynamic_shapes,
+    # _tree_map_with_path), which torch.onnx.export(dynamo=True) runs in its first step
+    (
+        "torch._dynamo.exc.UserError: Detected mismatch between the structure of `inputs` and "
+        "`dynamic_shapes`: `inputs['zz_feats']` is a <class 'list'>, "
+        "but `dynamic_shapes['zz_feats']` is a <class 'dict'>",
+        "torch-onnx-s25f-dynamic-shapes-structure",
+        ("`inputs['zz_feats']` is a <class 'list'>", "a list of per-tensor specs"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Cannot associate shape [{0: Dim('zz_b', min=1, max=4)}] specified at "
+        "`dynamic_shapes['zz_cache']` to non-tensor type <class 'zz_pkg.ZzCache'> at `inputs['zz_cache']` "
+        "(expected None)",
+        "torch-onnx-s25f-dynamic-shapes-structure",
+        ("<class 'zz_pkg.ZzCache'>", "torch.utils._pytree"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Expected dynamic shape spec (Dim('zz_n'),) specified at "
+        "`dynamic_shapes['zz_x']` to have the same length as the actual tensor shape torch.Size([2, 3]) "
+        "(expected 2, but got 1 instead)",
+        "torch-onnx-s25f-dynamic-shapes-spec-value",
+        ("(Dim('zz_n'),)", "'zz_x'", "one entry per axis"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Found different definitions Dim('zz_n', min=1, max=8) and "
+        "Dim('zz_n', min=2, max=16) for the same symbolic dimension <class '__main__.zz_n'>!",
+        "torch-onnx-s25f-dynamic-shapes-spec-value",
+        ("Dim('zz_n', min=2, max=16)", "reuse that object"),
     ),
 ]
 
