@@ -132,6 +132,8 @@ frontend's 64-bit input warning and topk's sort flag (coremltools e0e2f42: conve
 optimize/coreml/_config.py, converters/mil/frontend/torch/converter.py and ops.py).
 
 From s24f: coremltools e0e2f42 (type_mapping, torch ops, optimize, ops/helper), ANE, ExecuTorch's delegate.
+
+From s25f: coremltools e0e2f42 (MIL ops rank/dtype/shape, program, backend), Core ML load, Python 3.14.
 """
 
 from __future__ import annotations
@@ -944,6 +946,88 @@ CASES = [
         "coreml-s24f-torch-cast-unsupported-dtype",
         ("to complex64",),
     ),
+    # s25f: coremltools e0e2f42 (converters/mil/backend/mil/helper.py and load.py, mil/program.py,
+    # mil/ops/defs/iOS15 normalization/pool/tensor_transformation/recurrent/tensor_operation/linear/conv,
+    # iOS17/linear.py); Apple's Core ML framework (MLModel load); python/cpython#132139 (Python 3.14)
+    (
+        "NotImplementedError: Input zz_tokens has data type int64. "
+        "ML Program models only support fp32 and int32 inputs.",
+        "coreml-s25f-mlprogram-io-dtype",
+        ("zz_tokens", "int64", "ct.TensorType"),
+    ),
+    (
+        "ValueError: In op zz_conv_4. Input weight (zz_w_9) must be const or constexpr ops.",
+        "coreml-s25f-mil-input-must-be-const",
+        ("weight of zz_conv_4", "zz_w_9"),
+    ),
+    (
+        "ValueError: Op zz_gather with an out of date version iOS15 is detected. "
+        "Please use @mb.program(input_specs=..., opset_version=iOS17)",
+        "coreml-s25f-mil-op-out-of-date-version",
+        ("zz_gather", "opset_version=ct.target.iOS17"),
+    ),
+    (
+        "ValueError: Input rank of l2_norm must be at least 3. Got 2",
+        "coreml-s25f-mil-op-rank-check",
+        ("l2_norm takes an input of rank 3", "@register_torch_op"),
+    ),
+    (
+        "ValueError: The input rank of space_to_batch op must exactly be 3 or 4!",
+        "coreml-s25f-mil-op-rank-check",
+        ("space_to_batch", "3 or 4"),
+    ),
+    (
+        "ValueError: Tensors in 'values' of the stack op (zz_stack_2) should share the same data type. "
+        "Got ['fp32', 'int32'].",
+        "coreml-s25f-mil-inputs-dtype-mismatch",
+        ("zz_stack_2", "mb.cast"),
+    ),
+    (
+        'ValueError: In op "matmul", when x and y are both non-const, their dtype need to match, '
+        "but got x as fp16 and y as fp32",
+        "coreml-s25f-mil-inputs-dtype-mismatch",
+        ("fp16", "fp32", "matmul"),
+    ),
+    (
+        "ValueError: iOS15 version of pooling layers do not support pad_type = `same_lower`",
+        "coreml-s25f-ios15-same-lower-pad",
+        ("version of pooling", "ct.target.iOS16"),
+    ),
+    (
+        "ValueError: Op 'zz_fc_1' (linear op): Size of the last dimension of x, which is 320, "
+        "does not match the last dimension of weights, which is 256",
+        "coreml-s25f-mil-linear-matmul-shapes",
+        ("zz_fc_1", "320", "256"),
+    ),
+    (
+        "ValueError: Op zz_mm_3 (matmul): x (2, 5, 7), y (6, 4) are not broadcastable",
+        "coreml-s25f-mil-linear-matmul-shapes",
+        ("zz_mm_3", "(2, 5, 7)", "(6, 4)"),
+    ),
+    (
+        "ValueError: Flexible shape model states are not supported!",
+        "coreml-s25f-state-flexible-shape",
+        ("ct.StateType", "fixed shape"),
+    ),
+    (
+        'Error Domain=com.apple.CoreML Code=0 "Unable to extract model type from stream in compiled model: '
+        'Error reading from archive." UserInfo={}',
+        "coreml-s25f-compiled-model-type-unreadable",
+        ("Error reading from archive.", "coremlcompiler compile"),
+    ),
+    (
+        "CoreML: export failure 1.2s: 'typing.Union' object has no attribute '__module__' "
+        "and no __dict__ for setting new attributes",
+        "coreml-s25f-python314-union-attribute",
+        ("sets __module__", "Python 3.13"),
+    ),
+    # Core ML's execution-plan failure with its model path wrapped over lines (as a phone's log shows it)
+    (
+        "Failed to build the model execution plan using a model architecture file\n"
+        "'/private/var/mobile/zz/Documents/\nzz-models/Enc.mlmodelc/model.mil'\nwith error code: -9.",
+        "coreml-execution-plan-failed",
+        ("(error -9)", ".cpuOnly"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1671,3 +1755,13 @@ def test_numpys_index_error_is_not_mils_axis_check(kb: KnowledgeBase) -> None:
         "IndexError: Axis value 4 is out of bounds for gather node g_1"
     )
     assert top_match(kb, mil_text).entry.id == "coreml-s23c-mil-axis-out-of-bounds"
+
+
+def test_python314_union_text_without_core_ml_is_not_lent_to_it(kb: KnowledgeBase) -> None:
+    """s25f: the Python 3.14 typing.Union attribute error is Core ML's only behind a Core ML export's name
+    (the entry is named_only): bare, no Core ML answer is shown."""
+    bare = (
+        "AttributeError: 'typing.Union' object has no attribute '__module__' "
+        "and no __dict__ for setting new attributes"
+    )
+    assert "coreml-s25f-python314-union-attribute" not in [m.entry.id for m in answer(kb, bare).matches]

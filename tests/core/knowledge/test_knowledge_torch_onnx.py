@@ -45,6 +45,9 @@ export of <op> <case>" refusals (torch/onnx/_globals.py, symbolic_opset9/10/11.p
 inputs/outputs (torch/csrc/jit/python/pybind_utils.h).
 
 From s24f: the dynamo exporter's overload matching (torch/onnx/_internal/exporter/_dispatching.py).
+
+From s25f: torch.export's ExportedProgram input check and dynamic_shapes validation (torch/_export/utils.py,
+torch/export/dynamic_shapes.py).
 """
 
 from __future__ import annotations
@@ -289,6 +292,48 @@ CASES = [
         "Attribute type not compatible with argument: param=`dim: INT`, arg=`1.5`",
         "torch-onnx-s24f-dynamo-overload-mismatch",
         ("dim: INT", "passes 1.5"),
+    ),
+    # s25f: torch.export's input check of an ExportedProgram (torch/_export/utils.py,
+    # _check_input_constraints_for_graph), the first step of torch.onnx.export(dynamo=True)
+    (
+        "RuntimeError: Expected input at *args[0].shape[1] to be equal to 77, but got 128",
+        "torch-onnx-s25f-exported-program-input-shape",
+        ("*args[0] (dim 1) has 128", "expects 77", "dynamic_shapes"),
+    ),
+    (
+        "RuntimeError: Unexpected number of dimensions in input at *args[1].shape "
+        "(expected torch.Size([2, 3]), got torch.Size([2, 3, 4]))",
+        "torch-onnx-s25f-exported-program-input-shape",
+        ("torch.Size([2, 3, 4])", "torch.Size([2, 3])"),
+    ),
+    # s25f: torch.export's dynamic_shapes validation (torch/export/dynamic_shapes.py, _check_dynamic_shapes,
+    # _tree_map_with_path), which torch.onnx.export(dynamo=True) runs in its first step
+    (
+        "torch._dynamo.exc.UserError: Detected mismatch between the structure of `inputs` and "
+        "`dynamic_shapes`: `inputs['zz_feats']` is a <class 'list'>, "
+        "but `dynamic_shapes['zz_feats']` is a <class 'dict'>",
+        "torch-onnx-s25f-dynamic-shapes-structure",
+        ("`inputs['zz_feats']` is a <class 'list'>", "a list of per-tensor specs"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Cannot associate shape [{0: Dim('zz_b', min=1, max=4)}] specified at "
+        "`dynamic_shapes['zz_cache']` to non-tensor type <class 'zz_pkg.ZzCache'> at `inputs['zz_cache']` "
+        "(expected None)",
+        "torch-onnx-s25f-dynamic-shapes-structure",
+        ("<class 'zz_pkg.ZzCache'>", "torch.utils._pytree"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Expected dynamic shape spec (Dim('zz_n'),) specified at "
+        "`dynamic_shapes['zz_x']` to have the same length as the actual tensor shape torch.Size([2, 3]) "
+        "(expected 2, but got 1 instead)",
+        "torch-onnx-s25f-dynamic-shapes-spec-value",
+        ("(Dim('zz_n'),)", "'zz_x'", "one entry per axis"),
+    ),
+    (
+        "torch._dynamo.exc.UserError: Found different definitions Dim('zz_n', min=1, max=8) and "
+        "Dim('zz_n', min=2, max=16) for the same symbolic dimension <class '__main__.zz_n'>!",
+        "torch-onnx-s25f-dynamic-shapes-spec-value",
+        ("Dim('zz_n', min=2, max=16)", "reuse that object"),
     ),
 ]
 
