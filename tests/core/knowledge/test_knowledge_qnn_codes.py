@@ -301,7 +301,8 @@ def test_a_number_after_a_failure_that_is_no_qnn_code_is_not_taken(message: str)
         ("Failed to create QNN profile! Error: Unknown error. QNN error handle: 1000", "qnn:1000"),
         ("qnn_interface.contextFree() failed: Unknown error. QNN error handle: 5002", "qnn:5002"),
         (
-            "NPU crashed. SSR detected. Recovery not supported (no context binary on disk or JIT or embed_mode=1). "
+            "NPU crashed. SSR detected. Recovery not supported (no context binary on disk or JIT or "
+            "embed_mode=1). "
             "Error code: 1011",
             "qnn:1011",
         ),
