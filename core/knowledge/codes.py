@@ -180,6 +180,12 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         ("Failed to ", "QNN error handle: ", "SSR detected"),
         False,
     ),
+    # Qualcomm's QnnApi (the QNN loader of Genie and the AI Hub apps, QnnApi.cpp createFromBinary) prints the
+    # status of QnnContext_createFromBinary after the context's index: "Could not create context from binary
+    # for context index = 0 : err 5000".
+    _Extractor(
+        r"\bcontext index = \d{1,4} : err (\d{4,5})\b(?!\.\d|\w)", "qnnh", ("context index = ",), False
+    ),
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
     _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),

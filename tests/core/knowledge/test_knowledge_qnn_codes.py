@@ -349,3 +349,15 @@ def test_the_qnn_eps_sentence_gets_its_codes_card(
     assert card.entry.family == "qualcomm" and not card.entry.generic
     assert says in card.entry.cause
     assert specific(card)[0]
+
+
+def test_qnnapis_create_from_binary_status_is_its_code(kb: KnowledgeBase) -> None:
+    """s25d: Qualcomm's QnnApi.cpp (the QNN loader of Genie and the AI Hub apps) prints the status of
+    QnnContext_createFromBinary after the context's index; the code's card answers it (QnnCommon.h: 1002 is
+    QNN_COMMON_ERROR_MEM_ALLOC)."""
+    message = '[ERROR] "Could not create context from binary for context index = 3 : err 1002"'
+    assert [c.key for c in extract_codes(message)] == ["qnn:1002"]
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "qualcomm-qnn-1002"
+    assert specific(top)[0]
+    assert not extract_codes("context index = 3 : err 4096")  # no header code
