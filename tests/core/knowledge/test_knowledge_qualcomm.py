@@ -122,7 +122,8 @@ converter translations and logger (zhiyuan8/qnn 24eb410), quic/aimet (c51b284b).
 From s24e: QNN DLC tutorial, QnnContext.h, SNPE Java API, aimet_onnx quantsim.py, onnxruntime qnn_def.cc,
 executorch qnn_partitioner.py.
 
-From s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn builder/*.cc, qnn_execution_provider.cc).
+From s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn builder/*.cc, qnn_execution_provider.cc),
+Genie.dll strings (onnxruntime-qnn 2.7.0), the QNN SampleApp's main.cpp.
 """
 
 from __future__ import annotations
@@ -795,6 +796,45 @@ CASES = [
         "Duplicate graph names detect across sessions: zz_QNN_5_0",
         "qualcomm-s25d-qnn-ep-duplicate-graph-names",
         ("zz_QNN_5_0", "ep.context_node_name_prefix"),
+    ),
+    # s25d: Genie's config validation (Genie.dll strings of onnxruntime-qnn 2.7.0)
+    (
+        "Failed to validate sampler config: Missing field: zz-seed",
+        "qualcomm-s25d-genie-validate-config-missing-field",
+        ("'sampler'", "'zz-seed'", "examples/Genie/configs"),
+    ),
+    (
+        "Failed to validate embedding config: Unknown config key: zz-width",
+        "qualcomm-s22b-genie-config-unknown-key",
+        ("the embedding section holds key zz-width", "examples/Genie/configs"),
+    ),
+    # s25d: the QNN SDK SampleApp's argument checks (examples/QNN/SampleApp/src/main.cpp), as in qnn-net-run
+    (
+        "Missing option: exactly one of --model, --retrieve_context, or --dlc_path must be specified.",
+        "qualcomm-s25d-qnn-net-run-model-source",
+        ("--retrieve_context <context.bin>", "--dlc_path"),
+    ),
+    (
+        "Missing option: --system_library. QNN System shared library (libQnnSystem.so) is needed to "
+        "serialize "
+        "profiling logs",
+        "qualcomm-s25d-qnn-net-run-system-library",
+        ("serialize profiling logs", "--system_library"),
+    ),
+    (
+        "Missing option: --input_list",
+        "qualcomm-s25d-qnn-net-run-required-option",
+        ("--input_list", "raw files"),
+    ),
+    (
+        "ERROR: Invalid argument passed: --zz_threads",
+        "qualcomm-s25d-qnn-tool-invalid-argument",
+        ("--zz_threads", "--help"),
+    ),
+    (
+        "Error initializing QNN Function Pointers: could not load model: /zz/libzz_model.so",
+        "qualcomm-s25d-qnn-tool-function-pointers",
+        ("/zz/libzz_model.so", "qnn-model-lib-generator"),
     ),
 ]
 
