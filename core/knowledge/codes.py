@@ -163,6 +163,29 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         ("qnn", "<e>"),
         True,
     ),
+    # onnxruntime's QNN EP prints the status a QNN call returned inside its own sentence, often with no
+    # "QNN" on the line (qnn_backend_manager.cc, qnn_utils.cc): "Failed to create device. Error: 14001" (older
+    # EPs), "Failed to create context from binary. Error code: 5000", "Failed to create context. Error:
+    # <backend's text>, Code: 5005" (FormatQnnError) and "Unknown error. QNN error handle: 4000" (when the
+    # backend has no text for it); qnn_model.cc's "NPU crashed. SSR detected. Recovery not supported (...).
+    # Error code: N" is the graph execution's status.  The failing call names a QNN object (context, device,
+    # backend, graph, profile, op package, log, DLC, platform info); the number must be a header's code.
+    _Extractor(
+        r"(?:\bFailed to [^\n.!]{0,40}?\b(?:context|device|backend|graph|profile|op package|DLC|logging|"
+        r"log level|platform info)\b[^\n.!]{0,40}[.!] Error(?: code)?: (?:[^\n]{0,160}?"
+        r"(?:, Code ?: ?|QNN error handle: ))?|\bQNN error handle: "
+        r"|\bSSR detected\b[^\n]{0,120}?\. Error code: )"
+        r"(\d{4,5})\b(?!\.\d|\w)",
+        "qnnh",
+        ("Failed to ", "QNN error handle: ", "SSR detected"),
+        False,
+    ),
+    # Qualcomm's QnnApi (the QNN loader of Genie and the AI Hub apps, QnnApi.cpp createFromBinary) prints the
+    # status of QnnContext_createFromBinary after the context's index: "Could not create context from binary
+    # for context index = 0 : err 5000".
+    _Extractor(
+        r"\bcontext index = \d{1,4} : err (\d{4,5})\b(?!\.\d|\w)", "qnnh", ("context index = ",), False
+    ),
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
     _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),

@@ -252,9 +252,10 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
     fit the sentence around them: what it says just before or after is not said twice (``node {op}``,
     ``attribute {option|the attribute}``, ``its {input} input``), of two parts side by side that both are
     missing the first says it, brackets left empty go with their space, a preposition left before
-    punctuation goes too (``for {a|}{b|};``), ``{api}`` glued to a name's start reads ``rknn_*``, and words
-    that start a sentence start with a capital.  Captured parts are never changed, nor the text around
-    them."""
+    punctuation goes too (``for {a|}{b|};``), an empty part right before another gives it its space
+    (``the {a|}{b|} section`` reads "the sampler section" when only ``b`` was captured), ``{api}`` glued
+    to a name's start reads ``rknn_*``, and words that start a sentence start with a capital.  Captured
+    parts are never changed, nor the text around them."""
     if "{" not in text:
         return text
     found = dict(captures)
@@ -262,9 +263,11 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
     at = 0
     said_at = -1  # where in ``text`` the last part said in default words ended (-1: none)
     empty = False
+    carried = ""  # the space of an empty part that the next part, right after it, takes ({a|}{b|})
     for m in _PLACEHOLDER.finditer(text):
         done += text[at : m.start()]
         space, before, name, words, after = m.groups()
+        space, carried = (space or carried) if m.start() == at else space, ""
         value = found.get(name)
         adjacent = said_at == m.start()
         at = m.end()
@@ -282,6 +285,7 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             glue = " " if space and done[-1:].isalnum() and text[at : at + 1].isalnum() else ""
             done += f"{glue}{before}\0{after}"
             empty = True
+            carried = space if text[at : at + 1] == "{" and not (before or after) else ""
             continue
         done += f"{space}{before}{_capitalised(words, text[: m.start()] + space)}{after}"
     done += text[at:]

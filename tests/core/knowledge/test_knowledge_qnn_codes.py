@@ -282,3 +282,82 @@ def test_a_qnn_status_after_a_failures_colon_is_its_code(message: str, key: str,
 )
 def test_a_number_after_a_failure_that_is_no_qnn_code_is_not_taken(message: str) -> None:
     assert not [c for c in extract_codes(message) if c.key.startswith("qnn:")]
+
+
+# ---- s25d: a QNN status inside onnxruntime's QNN EP sentences (onnxruntime/core/providers/qnn/builder/
+# qnn_backend_manager.cc, qnn_model.cc, qnn_utils.cc: "<call failed>. Error: N", "Error code: N",
+# "Error: <backend text>, Code: N", "Unknown error. QNN error handle: N"), where the line may name no QNN ----
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Failed to create device. Error: 14001", "qnn:14001"),  # older EPs print the number alone
+        ("Failed to create context from binary. Error code: 5000", "qnn:5000"),
+        ("Failed to create context. Error: Context binary is incompatible, Code: 5005", "qnn:5005"),
+        ("Failed to create context with file mapping enabled. Error: unknown, Code : 5001", "qnn:5001"),
+        ("Failed to initialize backend. Error: Unknown error. QNN error handle: 4000", "qnn:4000"),
+        ("Failed to get QNN context binary size. Error code: 5006", "qnn:5006"),
+        ("Failed to create QNN profile! Error: Unknown error. QNN error handle: 1000", "qnn:1000"),
+        ("qnn_interface.contextFree() failed: Unknown error. QNN error handle: 5002", "qnn:5002"),
+        (
+            "NPU crashed. SSR detected. Recovery not supported (no context binary on disk or JIT or "
+            "embed_mode=1). "
+            "Error code: 1011",
+            "qnn:1011",
+        ),
+    ],
+)
+def test_a_qnn_status_in_the_qnn_eps_sentence_is_its_code(message: str, key: str) -> None:
+    found = [c for c in extract_codes(message) if c.key == key]
+    assert found, extract_codes(message)
+    assert found[0].text.endswith(key.split(":")[1])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Failed to get file version info size. Error code: 1813",  # a Windows error, no QNN object named
+        "Failed to create device. Error: 4096",  # no header code
+        "Failed to create device. Error: 14001.5",
+        "Failed to sync trades. Error: 1004",
+    ],
+)
+def test_a_number_in_another_failure_sentence_is_no_qnn_code(message: str) -> None:
+    assert not [c for c in extract_codes(message) if c.key.startswith("qnn:")]
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id", "says"),
+    [
+        ("Failed to create device. Error: 14001", "qualcomm-qnn-14001", "14001"),
+        (
+            "Failed to initialize backend. Error: Unknown error. QNN error handle: 4000",
+            "qualcomm-qnn-4000",
+            "4000",
+        ),
+        ("Failed to create context from binary. Error code: 5000", "qualcomm-qnn-5000", "5000"),
+    ],
+)
+def test_the_qnn_eps_sentence_gets_its_codes_card(
+    kb: KnowledgeBase, message: str, entry_id: str, says: str
+) -> None:
+    """The code's own card is among the first three answers (the EP's sentence alone only named the call)."""
+    top = kb.lookup(message, top=3)
+    card = next((m for m in top if m.entry.id == entry_id), None)
+    assert card is not None, [m.entry.id for m in top]
+    assert card.entry.family == "qualcomm" and not card.entry.generic
+    assert says in card.entry.cause
+    assert specific(card)[0]
+
+
+def test_qnnapis_create_from_binary_status_is_its_code(kb: KnowledgeBase) -> None:
+    """s25d: Qualcomm's QnnApi.cpp (the QNN loader of Genie and the AI Hub apps) prints the status of
+    QnnContext_createFromBinary after the context's index; the code's card answers it (QnnCommon.h: 1002 is
+    QNN_COMMON_ERROR_MEM_ALLOC)."""
+    message = '[ERROR] "Could not create context from binary for context index = 3 : err 1002"'
+    assert [c.key for c in extract_codes(message)] == ["qnn:1002"]
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "qualcomm-qnn-1002"
+    assert specific(top)[0]
+    assert not extract_codes("context index = 3 : err 4096")  # no header code

@@ -121,6 +121,9 @@ converter translations and logger (zhiyuan8/qnn 24eb410), quic/aimet (c51b284b).
 
 From s24e: QNN DLC tutorial, QnnContext.h, SNPE Java API, aimet_onnx quantsim.py, onnxruntime qnn_def.cc,
 executorch qnn_partitioner.py.
+
+From s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn builder/*.cc, qnn_execution_provider.cc),
+Genie.dll strings (onnxruntime-qnn 2.7.0), the QNN SampleApp's main.cpp.
 """
 
 from __future__ import annotations
@@ -711,9 +714,166 @@ CASES = [
         "qualcomm-s24e-executorch-partitioner-op-unsupported",
         ("aten.zz_fancy_op.default", "(False)", "QnnQuantizer"),
     ),
+    # s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn: builder/qnn_model_wrapper.cc, qnn_model.cc,
+    # qnn_backend_manager.cc, onnx_ctx_model_helper.cc, qnn_execution_provider.cc)
+    (
+        "[E:onnxruntime:, qnn_model_wrapper.cc:52 CreateQnnGraph] Failed to create Qnn graph: zz_QNN_77_0_0",
+        "qualcomm-s25d-qnn-ep-create-graph-failed",
+        ("zz_QNN_77_0_0", "QnnGraph_create", "vtcm_mb"),
+    ),
+    (
+        "Qnn tensor not exist: /zz/Add_output_0",
+        "qualcomm-s25d-qnn-ep-tensor-not-in-qnn-model",
+        ("/zz/Add_output_0", "qnn_preprocess_model"),
+    ),
+    (
+        "Parameter name not exist: zz_axis",
+        "qualcomm-s25d-qnn-ep-tensor-not-in-qnn-model",
+        ("zz_axis", "onnxruntime-qnn"),
+    ),
+    (
+        "External mode should set ep_cache_context field with a relative path, but it is an absolute path: "
+        "/zz/net_ctx.bin",
+        "onnxruntime-s25d-qnn-ep-ep-cache-context-path",
+        ("/zz/net_ctx.bin", "relative to the model", "ep.context_embed_mode=1"),
+    ),
+    (
+        "The file path in ep_cache_context field has '..'. It's not allowed to point outside the directory.",
+        "onnxruntime-s25d-qnn-ep-ep-cache-context-path",
+        ("ep_cache_context", "'..'"),
+    ),
+    (
+        "zz_QNN_12_1_0 context node name not exists in table qnn_models.",
+        "onnxruntime-s25d-qnn-ep-epcontext-node-mismatch",
+        ("zz_QNN_12_1_0", "main_context=1", "ep.context_enable=1"),
+    ),
+    (
+        "Invalid ep.context_embed_mode: 7 only 0 or 1 allowed. Set to 1.",
+        "onnxruntime-s25d-qnn-ep-context-embed-mode-value",
+        ("set to 7", "ep.context_embed_mode"),
+    ),
+    (
+        "Qnn context cache only works for HTP/DSP/GPU backend.",
+        "qualcomm-s25d-qnn-ep-context-cache-needs-npu-backend",
+        ("CPU backend", "backend_type='htp'"),
+    ),
+    (
+        "Qnn CPU backend is loaded while CPU fallback is disabled.",
+        "qualcomm-s25d-qnn-ep-cpu-backend-no-fallback",
+        ("session.disable_cpu_ep_fallback", "backend_type='htp'"),
+    ),
+    (
+        "ORT Tensor data size does not match QNN tensor data size.",
+        "onnxruntime-s25d-qnn-ep-input-byte-size",
+        ("make_dynamic_shape_fixed", "session.get_inputs()"),
+    ),
+    (
+        "NPU crashed. SSR detected during QNN graph execute.",
+        "qualcomm-s25d-qnn-ep-npu-ssr",
+        ("subsystem restart", "ep.context_embed_mode=0"),
+    ),
+    (
+        "Failed to compose Qnn graph.",
+        "qualcomm-s25d-qnn-ep-compose-graph-failed",
+        ("QnnGraph_addNode", "the reason is on the line before"),
+    ),
+    (
+        "Unsupported context binary info version.",
+        "qualcomm-s25d-qnn-ep-cached-context-unreadable",
+        ("QnnSystemContext_getBinaryInfo", "same QNN SDK version"),
+    ),
+    (
+        "Graph from cached context doesn't have any outputs.",
+        "qualcomm-s25d-qnn-ep-cached-context-unreadable",
+        ("QnnSystemContext_getBinaryInfo",),
+    ),
+    (
+        "Failed to write context cache file.",
+        "onnxruntime-s25d-qnn-ep-context-cache-file-io",
+        ("ep.context_file_path", "writable"),
+    ),
+    (
+        "Duplicate graph names detect across sessions: zz_QNN_5_0",
+        "qualcomm-s25d-qnn-ep-duplicate-graph-names",
+        ("zz_QNN_5_0", "ep.context_node_name_prefix"),
+    ),
+    # s25d: Genie's config validation (Genie.dll strings of onnxruntime-qnn 2.7.0)
+    (
+        "Failed to validate sampler config: Missing field: zz-seed",
+        "qualcomm-s25d-genie-validate-config-missing-field",
+        ("'sampler'", "'zz-seed'", "examples/Genie/configs"),
+    ),
+    (
+        "Failed to validate embedding config: Unknown config key: zz-width",
+        "qualcomm-s22b-genie-config-unknown-key",
+        ("the embedding section holds key zz-width", "examples/Genie/configs"),
+    ),
+    # s25d: the QNN SDK SampleApp's argument checks (examples/QNN/SampleApp/src/main.cpp), as in qnn-net-run
+    (
+        "Missing option: exactly one of --model, --retrieve_context, or --dlc_path must be specified.",
+        "qualcomm-s25d-qnn-net-run-model-source",
+        ("--retrieve_context <context.bin>", "--dlc_path"),
+    ),
+    (
+        "Missing option: --system_library. QNN System shared library (libQnnSystem.so) is needed to "
+        "serialize "
+        "profiling logs",
+        "qualcomm-s25d-qnn-net-run-system-library",
+        ("serialize profiling logs", "--system_library"),
+    ),
+    (
+        "Missing option: --input_list",
+        "qualcomm-s25d-qnn-net-run-required-option",
+        ("--input_list", "raw files"),
+    ),
+    (
+        "ERROR: Invalid argument passed: --zz_threads",
+        "qualcomm-s25d-qnn-tool-invalid-argument",
+        ("--zz_threads", "--help"),
+    ),
+    (
+        "Error initializing QNN Function Pointers: could not load model: /zz/libzz_model.so",
+        "qualcomm-s25d-qnn-tool-function-pointers",
+        ("/zz/libzz_model.so", "qnn-model-lib-generator"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id", "named"),
+    [
+        (
+            "QNN SetupBackend failed zz backend refused",
+            "qualcomm-s25d-qnn-ep-setup-backend-failed",
+            ("zz backend refused", "backend_path"),
+        ),
+        (
+            "[QNN EP] Failed to add supported node to QNN graph during EP's compile call: zz tensor refused",
+            "qualcomm-s25d-qnn-ep-compose-graph-failed",
+            ("zz tensor refused", "QnnGraph_addNode"),
+        ),
+    ],
+)
+def test_the_qnn_eps_envelopes_name_the_reason_they_carry(
+    kb: KnowledgeBase, message: str, entry_id: str, named: tuple[str, ...]
+) -> None:
+    """s25d (qnn_execution_provider.cc, qnn_model.cc): the QNN EP's 'QNN SetupBackend failed <reason>' and
+    ComposeGraph's '... during EP's compile call: <reason>' are envelopes: their entry answers with the reason
+    the message carries (an envelope, so the judge does not call it specific)."""
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id
+    assert_advice(top, named, judged_specific=False)
+
+
+def test_a_reason_with_its_own_entry_outranks_the_setup_backend_envelope(kb: KnowledgeBase) -> None:
+    """s25d: the envelope entry is uncertain, so the entry of the reason it carries comes first."""
+    ids = [
+        m.entry.id for m in kb.lookup("QNN SetupBackend failed Failed to create device. Error: 14001", top=3)
+    ]
+    assert ids[0] != "qualcomm-s25d-qnn-ep-setup-backend-failed", ids
+    assert "qualcomm-qnn-14001" in ids, ids
 
 
 CONFIDENT_CASES = [

@@ -100,3 +100,14 @@ def test_an_article_or_a_kind_word_before_a_missing_part_keeps_the_sentence_whol
     assert fill("The inputs of a {op_type} node differ", ()) == "The inputs of a node differ"
     assert fill("x shape {shape}, filter shape {shape2}).", ()) == "x shape, filter shape)."
     assert fill("Value {value} for parameter {option} is invalid", ()) == "Value for parameter is invalid"
+
+
+def test_an_empty_part_right_before_another_gives_it_its_space() -> None:
+    """s25d: alternatives of one pattern capture the same part under two names (``{key|}{key2|}``); the one
+    the message carried keeps the space before the pair, whichever it is."""
+    text = "the {section|}{section2|} section holds key {key|}{key2|}."
+    assert (
+        fill(text, (("section2", "sampler"), ("key2", "zz-seed"))) == "the sampler section holds key zz-seed."
+    )
+    assert fill(text, (("section", "dialog"), ("key", "zz"))) == "the dialog section holds key zz."
+    assert fill("for {a|}{b|}; done", ()) == fill("for {a|}; done", ())
