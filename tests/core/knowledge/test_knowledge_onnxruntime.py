@@ -121,7 +121,8 @@ onnxruntime-genai src/generators.cpp, src/models/model.cpp, src/models/onnxrunti
 From s24g: core/platform/*/env.cc, provider_options_utils.h, session_state_utils.cc, qdq_actions.cc,
 js/common/lib/backend-impl.ts, java OrtException.java, csharp Exceptions.shared.cs.
 From s25g: sequential_executor.cc, memcpy.cc, cuda/gpu_data_transfer.cc, tensorrt_execution_provider.cc,
-cpu/controlflow, cpu/tensor, cpu/quantization/quantize_linear.cc (the envelope with nothing inside).
+cpu/controlflow, cpu/tensor, cpu/quantization/quantize_linear.cc (the envelope with nothing inside);
+orttraining training_api/module.cc.
 """
 
 from __future__ import annotations
@@ -616,6 +617,14 @@ CASES = [
         "Name:'zz.weight_DequantizeLinear'",
         "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-qdq",
         ("DequantizeLinear kernel (node zz.weight_DequantizeLinear)", "x_scale", "per_channel"),
+    ),
+    # orttraining/orttraining/training_api/module.cc (TransformModelOutputsForInference)
+    (
+        "onnxruntime::training::api::Module::ExportModelForInferencing(...) const [ONNXRuntimeError] : 1 : "
+        "FAIL : module.cc:79 TransformModelOutputsForInference Expected graph output for inference graph "
+        "zz_logits could not be found. Please regenerate the eval graph.",
+        "onnxruntime-s25g-training-export-output-not-found",
+        ("looked for 'zz_logits'", "graph.output", "generate_artifacts"),
     ),
 ]
 
