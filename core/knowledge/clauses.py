@@ -3958,26 +3958,6 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
-        "trt-kernel-weights-count",
-        ("tensorrt",),
-        "weights has count",
-        r"(?P<layer>[^\n]{1,200}?): ?kernel weights has count (?P<value>\d{1,12}) but (?P<value2>\d{1,12}) "
-        r"was expected",
-        "Layer {layer} was given {value} kernel weights but its declared shape (output maps x input "
-        "channels / groups x kernel size) needs {value2}: the weights do not belong to this layer as "
-        "declared. With the network API (tensorrtx-style .wts files) the weight file and the network "
-        "definition disagree: another model variant, another number of classes, or a wrong channel count "
-        "or group.",
-        "Make the declaration and the weights agree for {layer}: regenerate the weight file from the same "
-        "model the network code describes, or set the code's constants (number of classes, width/depth "
-        "multipliers, kernel size, groups) to those of the trained model; {value2} / (kernel height x "
-        "width) gives the channel product the layer expects.",
-        "NVIDIA TensorRT Developer Guide, Troubleshooting (error message 'kernel weights has count <X> but "
-        "<Y> was expected': the weights do not match the layer)",
-        "",
-        REASON,
-    ),
-    Clause(
         "trt-linked-against-loaded",
         ("tensorrt",),
         "was linked against",
@@ -4666,6 +4646,8 @@ CLAUSES: tuple[Clause, ...] = (
         "gpu_data_transfer.cc (GPUDataTransfer::CopyTensor: 'copying from GPU to CPU memory, this is "
         "blocking': cudaMemcpyAsync then cudaStreamSynchronize); core/optimizer/transformer_memcpy.cc "
         "(MemcpyTransformer)",
+        "",
+        REASON,
     ),
     Clause(
         "ort-bare-envelope-tensorrt-ep",
@@ -4688,6 +4670,8 @@ CLAUSES: tuple[Clause, ...] = (
         "fused node's compute function; ORT_MAKE_STATUS(ONNXRUNTIME, FAIL, 'TensorRT EP execution context "
         "enqueue failed.')); docs/execution-providers/TensorRT-ExecutionProvider (engine cache files "
         "TensorrtExecutionProvider_TRTKernel_graph_*.engine, trt_profile_*_shapes)",
+        "",
+        REASON,
     ),
     Clause(
         "ort-bare-envelope-ep-partition",
@@ -4707,6 +4691,8 @@ CLAUSES: tuple[Clause, ...] = (
         "microsoft/onnxruntime: onnxruntime/core/framework/sequential_executor.cc (ExecuteKernel: 'Non-zero "
         "status code returned while running ', op type, ' node. Name:'); onnxruntime/core/providers/<ep> "
         "(each compiling provider names its fused nodes <ep>ExecutionProvider_<kernel>)",
+        "",
+        REASON,
     ),
     Clause(
         "ort-bare-envelope-control-flow",
@@ -4729,6 +4715,8 @@ CLAUSES: tuple[Clause, ...] = (
         "scan_8.cc/scan_9.cc and utils.cc (ExecuteSubgraph: the subgraph's executor returns the inner "
         "node's status); core/framework/sequential_executor.cc (ExecuteKernel logs 'Non-zero status code "
         "returned while running <Op> node')",
+        "",
+        REASON,
     ),
     Clause(
         "ort-bare-envelope-shape-data",
@@ -4749,6 +4737,8 @@ CLAUSES: tuple[Clause, ...] = (
         "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/reshape_helper.h, expand.cc, "
         "concat.cc, gather.cc, slice.cc, tile.cc, split.cc (the kernels' run-time checks of their shape and "
         "index inputs); core/framework/sequential_executor.cc (ExecuteKernel)",
+        "",
+        REASON,
     ),
     Clause(
         "ort-bare-envelope-qdq",
@@ -4770,6 +4760,8 @@ CLAUSES: tuple[Clause, ...] = (
         "(PrepareForQDQ: 'x_zero_point must be null or a scalar or 1D tensor or size 1.', 'For per axis "
         "quantization, scale must be 1D tensor with size ', blocked quantization checks; kernels registered "
         "per type)",
+        "",
+        REASON,
     ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
