@@ -112,6 +112,13 @@ _ORT_LOCATION = (
 )
 """An onnxruntime exception's location (OnnxRuntimeException's what(): '<path>:<line> <function> [<cond> was
 false.] <message>') under the component ``{}`` names, and the text after it on its line or the next."""
+_ORT_BARE = (
+    r"Non-zero status code returned while running (?P<arg>{}) node\."
+    r"(?:\s{{0,4}}Name:'(?P<op>[^'\n]{{0,200}})'|(?!\s{{0,4}}Name:))"
+    r"(?!\.?\s{{0,4}}Status Message:\s{{0,8}}\S)"
+)
+"""onnxruntime's run-time envelope around the op types ``{}`` names, with no Status Message after it (or an
+empty one): what the op type alone says of the failure."""
 _ORT_EXCEPTIONS = (
     "microsoft/onnxruntime: include/onnxruntime/core/common/exceptions.h (FormatErrorMessage: the "
     "location's path and line, the function, '<condition> was false.', the message)"
@@ -3951,26 +3958,6 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
-        "trt-kernel-weights-count",
-        ("tensorrt",),
-        "weights has count",
-        r"(?P<layer>[^\n]{1,200}?): ?kernel weights has count (?P<value>\d{1,12}) but (?P<value2>\d{1,12}) "
-        r"was expected",
-        "Layer {layer} was given {value} kernel weights but its declared shape (output maps x input "
-        "channels / groups x kernel size) needs {value2}: the weights do not belong to this layer as "
-        "declared. With the network API (tensorrtx-style .wts files) the weight file and the network "
-        "definition disagree: another model variant, another number of classes, or a wrong channel count "
-        "or group.",
-        "Make the declaration and the weights agree for {layer}: regenerate the weight file from the same "
-        "model the network code describes, or set the code's constants (number of classes, width/depth "
-        "multipliers, kernel size, groups) to those of the trained model; {value2} / (kernel height x "
-        "width) gives the channel product the layer expects.",
-        "NVIDIA TensorRT Developer Guide, Troubleshooting (error message 'kernel weights has count <X> but "
-        "<Y> was expected': the weights do not match the layer)",
-        "",
-        REASON,
-    ),
-    Clause(
         "trt-linked-against-loaded",
         ("tensorrt",),
         "was linked against",
@@ -4633,6 +4620,149 @@ CLAUSES: tuple[Clause, ...] = (
         _ORT_NODE,
         REASON,
     ),
+    # --- onnxruntime: its run-time envelope with nothing inside ('Non-zero status code returned while running
+    # <Op> node. Name:'<n>'' with no Status Message), read by the op type it names (last resort: any error
+    # printed on the lines after it is read first) ---------------------------------------------------------
+    Clause(
+        "ort-bare-envelope-memcpy",
+        ("onnxruntime",),
+        "memcpy",
+        _ORT_BARE.format(r"Memcpy(?:To|From)Host"),
+        "onnxruntime's {arg} node {op|} failed and its status carries no message. {arg} is a copy "
+        "onnxruntime inserts where a device execution provider (CUDA, TensorRT, DirectML, ROCm) hands a "
+        "tensor to the CPU or takes one from it (MemcpyTransformer); a copy to ordinary host memory waits "
+        "for the device stream (cudaMemcpyAsync, then cudaStreamSynchronize). GPU kernels run "
+        "asynchronously, so an error of an earlier kernel on that stream (an illegal memory access, an "
+        "index out of range in a Gather or an embedding, a failed launch) is only reported here, at the "
+        "first call that waits: the copy is rarely the cause itself.",
+        "Rerun once with the environment variable CUDA_LAUNCH_BLOCKING=1 so that the kernel that fails "
+        "reports itself, and read the provider's own error printed above this line (the CUDA EP's 'CUDA "
+        "error ...' or 'CUDA failure N', the TensorRT EP's IExecutionContext error); run the same input "
+        "with providers=['CPUExecutionProvider'] alone, where an index out of range or a bad shape is named "
+        "by its own node (token ids beyond an embedding's vocabulary size are the usual one); "
+        "compute-sanitizer python your_script.py names the kernel that reads out of bounds.",
+        "microsoft/onnxruntime: onnxruntime/core/framework/memcpy.cc (Memcpy::Compute: "
+        "DataTransferManager::CopyTensor, 'Copying <input> to <output>'); core/providers/cuda/"
+        "gpu_data_transfer.cc (GPUDataTransfer::CopyTensor: 'copying from GPU to CPU memory, this is "
+        "blocking': cudaMemcpyAsync then cudaStreamSynchronize); core/optimizer/transformer_memcpy.cc "
+        "(MemcpyTransformer)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-bare-envelope-tensorrt-ep",
+        ("onnxruntime",),
+        "trtkernel",
+        _ORT_BARE.format(r"\w{0,80}TRTKernel\w{0,200}"),
+        "{op|The node} is a fused node of onnxruntime's TensorRT execution provider: the part of the graph "
+        "the EP gave to TensorRT, built (or loaded from trt_engine_cache_path) as one TensorRT engine and "
+        "run as one kernel ({arg}). Its status carries no message here: TensorRT's own error is the line "
+        "the TensorRT EP logged just before it ('[E:onnxruntime:Default, tensorrt_execution_provider.h:NN "
+        "log] ... IExecutionContext::enqueueV3: Error Code N: ...' or an 'Error Code N' of the engine "
+        "build).",
+        "Read TensorRT's error on the lines above this one (set SessionOptions.log_severity_level = 0 to see "
+        "every TensorRT EP line); run the same input with providers=['CUDAExecutionProvider', "
+        "'CPUExecutionProvider'] to confirm that the TensorRT part fails; delete the cached engines "
+        "(TensorrtExecutionProvider_TRTKernel_*.engine and .profile in trt_engine_cache_path) after any "
+        "TensorRT, GPU or input-shape change so that the EP builds {op|the engine} again; keep the inputs "
+        "within the trt_profile_min_shapes / trt_profile_max_shapes the engine was built for.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/tensorrt/tensorrt_execution_provider.cc (the "
+        "fused node's compute function; ORT_MAKE_STATUS(ONNXRUNTIME, FAIL, 'TensorRT EP execution context "
+        "enqueue failed.')); docs/execution-providers/TensorRT-ExecutionProvider (engine cache files "
+        "TensorrtExecutionProvider_TRTKernel_graph_*.engine, trt_profile_*_shapes)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-bare-envelope-ep-partition",
+        ("onnxruntime",),
+        "executionprovider_",
+        r"Non-zero status code returned while running (?P<arg>\w{1,200}) node\.\s{0,4}Name:'(?P<op>"
+        r"(?P<ep>[A-Za-z][A-Za-z0-9]{1,40})ExecutionProvider_[^'\n]{0,200})'"
+        r"(?!\.?\s{0,4}Status Message:\s{0,8}\S)",
+        "{op} is a node that onnxruntime's {ep} execution provider compiled for a part of the graph ({arg}): "
+        "the whole partition runs as one kernel of {ep}, and it failed with no message in its status. {ep}'s "
+        "own error is logged on the lines before this one; the model's nodes inside the partition are not "
+        "named.",
+        "Read {ep}'s error above this line (SessionOptions.log_severity_level = 0 prints every line of the "
+        "provider); create the session without {ep} (providers=['CPUExecutionProvider']) to confirm the "
+        "partition is the cause; then keep the failing ops off {ep} with its own provider options, give "
+        "the model static input shapes, or use the onnxruntime release whose {ep} provider takes this graph.",
+        "microsoft/onnxruntime: onnxruntime/core/framework/sequential_executor.cc (ExecuteKernel: 'Non-zero "
+        "status code returned while running ', op type, ' node. Name:'); onnxruntime/core/providers/<ep> "
+        "(each compiling provider names its fused nodes <ep>ExecutionProvider_<kernel>)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-bare-envelope-control-flow",
+        ("onnxruntime",),
+        "status code returned while running",
+        _ORT_BARE.format(r"If|Loop|Scan"),
+        "{arg} node {op|} runs a subgraph (an If's then_branch or else_branch, a Loop's or Scan's body) with "
+        "its own executor, and a node inside that subgraph failed: the {arg} node only passes the inner "
+        "node's status on, so its own line names no reason. The inner node's error is the line logged just "
+        "before it (the executor logs each failing kernel). An If branch that the exporter saw but never ran "
+        "with these shapes, or a Loop body whose carried values change shape between iterations, are the "
+        "usual causes.",
+        "Read the inner node's 'Non-zero status code returned while running ...' line above this one (set "
+        "SessionOptions.log_severity_level = 0 if there is none) and fix that node; print the shapes inside "
+        "{op|the subgraph} with onnx.shape_inference.infer_shapes or onnxruntime.tools.symbolic_shape_infer "
+        "on the model; if the {arg} came from torch.jit.script or data-dependent Python control flow, export "
+        "with fixed inputs (tracing) so the branch or loop is unrolled, or simplify the model with onnxsim "
+        "for fixed input shapes.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/controlflow/if.cc, loop.cc, "
+        "scan_8.cc/scan_9.cc and utils.cc (ExecuteSubgraph: the subgraph's executor returns the inner "
+        "node's status); core/framework/sequential_executor.cc (ExecuteKernel logs 'Non-zero status code "
+        "returned while running <Op> node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-bare-envelope-shape-data",
+        ("onnxruntime",),
+        "status code returned while running",
+        _ORT_BARE.format(r"Reshape|Expand|Concat|Gather(?:Elements|ND)?|Slice|Tile|Split"),
+        "onnxruntime's {arg} kernel (node {op|}) failed at run time with no message in its status. {arg} "
+        "moves data by sizes or indices that it reads from tensors at run time (Reshape's and Expand's shape "
+        "input, the other dimensions of Concat's inputs, the indices of Gather, the starts/ends of Slice, "
+        "Tile's repeats, Split's split sizes): computed from the input, they break when the input has a size "
+        "other than the one the model was exported with, or an index lies outside its axis.",
+        "Print what reaches {op|the node}: add its inputs as graph outputs (onnx.utils.extract_model, or "
+        "Netron to find their names) and run the same input; check them against what {arg} needs (Reshape: "
+        "equal element counts, 0 copies a dimension and -1 infers one; Expand: broadcastable shapes; "
+        "Concat: equal dimensions except on the axis; Gather: indices within [-n, n-1] of the gathered "
+        "axis); feed the input size the model was exported with, or re-export with dynamic_axes / "
+        "dynamic_shapes so the values follow the input.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/reshape_helper.h, expand.cc, "
+        "concat.cc, gather.cc, slice.cc, tile.cc, split.cc (the kernels' run-time checks of their shape and "
+        "index inputs); core/framework/sequential_executor.cc (ExecuteKernel)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-bare-envelope-qdq",
+        ("onnxruntime",),
+        "quantize",
+        _ORT_BARE.format(r"(?:Dequantize|Quantize)Linear"),
+        "onnxruntime's {arg} kernel (node {op|}) failed with no message in its status. {arg} checks its "
+        "scale and zero point against its input (PrepareForQDQ): per-tensor quantization needs a scalar (or "
+        "one-element) x_scale and x_zero_point, per-axis quantization a 1-D x_scale with one value per slice "
+        "of the input along 'axis' (default 1), blocked quantization (block_size) an x_scale of the input's "
+        "rank; and an execution provider other than the CPU may have no {arg} kernel for the quantized type "
+        "(int4, int16, float8).",
+        "Open the model in Netron and compare {op|the node}'s x_scale and x_zero_point with its input's "
+        "shape along its axis (a per-channel scale on a weight transposed or reshaped after quantization no "
+        "longer matches); regenerate the QDQ model with onnxruntime.quantization (quantize_static with "
+        "per_channel and the matching axis) from the float model; run it with "
+        "providers=['CPUExecutionProvider'] to see whether only another provider's kernel fails.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/quantization/quantize_linear.cc "
+        "(PrepareForQDQ: 'x_zero_point must be null or a scalar or 1D tensor or size 1.', 'For per axis "
+        "quantization, scale must be 1D tensor with size ', blocked quantization checks; kernels registered "
+        "per type)",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -4669,6 +4799,8 @@ def refine(matches: list[Match], text: str) -> list[Match]:
         if not _is_card(m):
             if "pattern" in m.reason.split("+"):
                 done.add(family)  # a specific entry of the tool already answers the message's own wording
+                if is_bare_envelope(m):
+                    out = _bare_answered(out, m, text, any_tool=not answered_above)
                 answered_above = True
             continue
         first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
@@ -4738,6 +4870,30 @@ def is_envelope(m: Match) -> bool:
     if m.entry.generic or "reason" not in names:
         return False
     return not m.entry.keys or names == ["reason"]
+
+
+def is_bare_envelope(m: Match) -> bool:
+    """An envelope entry (its pattern captures the inner message as ``reason``; no code of its own) that
+    matched with nothing inside: onnxruntime's 'Non-zero status code returned while running <Op> node.
+    Name:'<n>'' with no Status Message.  It names what failed, not why: a clause of its tool read on its own
+    lines (the op type it names, a line after it without a code) may say more (:func:`_bare_answered`)."""
+    e = m.entry
+    return (
+        not e.keys
+        and not e.generic
+        and "(?P<reason>" in e.pattern
+        and not any(name == "reason" for name, _ in m.captures)
+    )
+
+
+def _bare_answered(out: list[Match], m: Match, text: str, any_tool: bool) -> list[Match]:
+    """``out`` with the bare envelope ``m`` (:func:`is_bare_envelope`) answered in its place by the first
+    clause of its tool (and, with ``any_tool``, of any tool) on its own lines; ``out`` as it was when none
+    speaks."""
+    answered = _refined(m, text, any_tool=any_tool)
+    if answered is None:
+        return out
+    return [answered if o is m else o for o in out]
 
 
 def is_code_card(m: Match) -> bool:

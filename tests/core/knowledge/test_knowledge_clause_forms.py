@@ -652,11 +652,6 @@ CLASS_CLAUSE_CASES = [
         ("Mul_731", "neither is 1"),
     ),
     (
-        "[TRT] [E] 3: (Unnamed Layer* 52) [Convolution]:kernel weights has count 1152 but 4608 was expected",
-        "trt-kernel-weights-count",
-        ("1152", "4608", "number of classes"),
-    ),
-    (
         "[TRT] [W] TensorRT was linked against cuDNN 8.9.2 but loaded cuDNN 8.6.0",
         "trt-linked-against-loaded",
         ("cuDNN 8.9.2", "cuDNN 8.6.0", "--tacticSources"),

@@ -505,3 +505,21 @@ def test_each_runtime_code_of_the_acl_error_table_has_its_entry(kb: KnowledgeBas
     )[0]
     assert top.entry.id == f"ascend-{code}"
     assert f"{code}" in top.cause and not top.entry.generic
+
+
+def test_a_bare_envelope_is_read_by_its_op_type_only_when_nothing_is_inside(kb: KnowledgeBase) -> None:
+    """onnxruntime's run-time envelope with no Status Message (``is_bare_envelope``) is answered by a clause
+    of its tool on its own lines, here the op type it names (s25g); with a Status Message the envelope reads
+    the message's own reason instead, and an op type no clause knows keeps the envelope's own text."""
+    bare = "Non-zero status code returned while running Reshape node. Name:'zz_r'"
+    top = kb.lookup(bare, top=1)[0]
+    assert top.entry.id == "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-shape-data"
+    assert ("op", "zz_r") in top.captures
+    full = bare + " Status Message: zz words that no clause knows"
+    top = kb.lookup(full, top=1)[0]
+    assert "ort-bare-envelope" not in top.entry.id
+    assert ("reason", "zz words that no clause knows") in top.captures
+    other = "Non-zero status code returned while running Conv node. Name:'zz_c' Status Message: "
+    top = kb.lookup(other, top=1)[0]
+    assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
+    assert ("op", "zz_c") in top.captures

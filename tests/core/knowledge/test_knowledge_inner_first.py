@@ -113,7 +113,8 @@ def test_an_envelope_cut_before_its_node_name_still_names_the_op(
     text = f"{prefix}Non-zero status code returned while running {op} node."
     ranked = kb.lookup(text, top=3)
     top = ranked[0]
-    assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
+    # the envelope's entry, or (s25g) that entry answered by the clause of its op type (Loop: a subgraph node)
+    assert top.entry.id.split("+")[0] == "onnxruntime-non-zero-status-code-returned"
     assert "pattern" in top.reason and ("arg", op) in top.captures
     assert op in top.cause and op in top.fix
     assert not any(name == "reason" for name, _ in top.captures)

@@ -120,6 +120,9 @@ From s23g: contrib_ops/cpu/bert/multihead_attention_helper.h, group_query_attent
 onnxruntime-genai src/generators.cpp, src/models/model.cpp, src/models/onnxruntime_api.h.
 From s24g: core/platform/*/env.cc, provider_options_utils.h, session_state_utils.cc, qdq_actions.cc,
 js/common/lib/backend-impl.ts, java OrtException.java, csharp Exceptions.shared.cs.
+From s25g: sequential_executor.cc, memcpy.cc, cuda/gpu_data_transfer.cc, tensorrt_execution_provider.cc,
+cpu/controlflow, cpu/tensor, cpu/quantization/quantize_linear.cc (the envelope with nothing inside);
+orttraining training_api/module.cc.
 """
 
 from __future__ import annotations
@@ -557,6 +560,71 @@ CASES = [
         "TransposeDQWeightsForMatMulNBits Missing required scale: zz.w_scale for node: zz.w_DequantizeLinear",
         "onnxruntime-s24g-qdq-matmulnbits-missing-initializer",
         ("zz.w_DequantizeLinear", "scale zz.w_scale", "ORT_ENABLE_BASIC"),
+    ),
+    # ---- s25g: the run-time envelope with nothing inside, read by the op type it names: core/framework/
+    # sequential_executor.cc and memcpy.cc, providers/cuda/gpu_data_transfer.cc, providers/tensorrt/
+    # tensorrt_execution_provider.cc, providers/cpu/controlflow (if.cc, loop.cc, utils.cc),
+    # providers/cpu/tensor (reshape_helper.h, expand.cc, concat.cc, gather.cc),
+    # providers/cpu/quantization/quantize_linear.cc ----
+    (
+        "2026-01-02 03:04:05.678901 [E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero "
+        "status code returned while running MemcpyToHost node. Name:'Memcpy_zz_7' Status Message: ",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-memcpy",
+        ("MemcpyToHost node Memcpy_zz_7", "CUDA_LAUNCH_BLOCKING=1", "earlier kernel"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running MemcpyFromHost node. "
+        "Name:'Memcpy_zz_2'",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-memcpy",
+        ("MemcpyFromHost node Memcpy_zz_2", "CUDA_LAUNCH_BLOCKING=1"),
+    ),
+    (
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status "
+        "code returned while running TRTKernel_graph_zz_net_4242_0 node. "
+        "Name:'TensorrtExecutionProvider_TRTKernel_graph_zz_net_4242_0_0' Status Message: ",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-tensorrt-ep",
+        ("TensorrtExecutionProvider_TRTKernel_graph_zz_net_4242_0_0", "trt_engine_cache_path", "enqueueV3"),
+    ),
+    (
+        "Non-zero status code returned while running MGXKernel_graph_zz_9_0 node. "
+        "Name:'MIGraphXExecutionProvider_MGXKernel_graph_zz_9_0_0' Status Message: ",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-ep-partition",
+        (
+            "MIGraphX execution provider",
+            "MIGraphXExecutionProvider_MGXKernel_graph_zz_9_0_0",
+            "without MIGraphX",
+        ),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Loop node. "
+        "Name:'zz_loop_3' Status Message: ",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-control-flow",
+        ("Loop node zz_loop_3", "inner node", "Loop body"),
+    ),
+    (
+        "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Gather "
+        "node. Name:'/zz/embed/Gather'",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-shape-data",
+        ("Gather kernel (node /zz/embed/Gather)", "[-n, n-1]", "dynamic_axes"),
+    ),
+    (
+        "Non-zero status code returned while running Reshape node. Name:'/zz/Reshape_12' Status Message: ",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-shape-data",
+        ("Reshape kernel (node /zz/Reshape_12)", "-1 infers one"),
+    ),
+    (
+        "RUNTIME_EXCEPTION : Non-zero status code returned while running DequantizeLinear node. "
+        "Name:'zz.weight_DequantizeLinear'",
+        "onnxruntime-non-zero-status-code-returned+ort-bare-envelope-qdq",
+        ("DequantizeLinear kernel (node zz.weight_DequantizeLinear)", "x_scale", "per_channel"),
+    ),
+    # orttraining/orttraining/training_api/module.cc (TransformModelOutputsForInference)
+    (
+        "onnxruntime::training::api::Module::ExportModelForInferencing(...) const [ONNXRuntimeError] : 1 : "
+        "FAIL : module.cc:79 TransformModelOutputsForInference Expected graph output for inference graph "
+        "zz_logits could not be found. Please regenerate the eval graph.",
+        "onnxruntime-s25g-training-export-output-not-found",
+        ("looked for 'zz_logits'", "graph.output", "generate_artifacts"),
     ),
 ]
 

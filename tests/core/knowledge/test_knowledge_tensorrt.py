@@ -108,6 +108,7 @@ open-mmlab/mmdeploy#1958, pytorch/TensorRT#1995,
 TensorRT-LLM's llmRequest.h.
 From s24g: libnvinfer's Myelin, cuBLASLt and cuDLA texts (Error Code 1), TensorRT 5-7's engine/CUDA texts,
 demo/Diffusion's engine build, mmdeploy/backend/tensorrt/utils.py.
+From s25g: include/NvInfer.h (hardware/version compatibility), 19.12's NvInferRuntime.h (IPluginFactory).
 """
 
 from __future__ import annotations
@@ -437,6 +438,52 @@ CASES = [
         "AssertionError: Failed to create TensorRT engine",
         "tensorrt-s24g-mmdeploy-engine-is-none",
         ("[TRT] error lines", "max_workspace_size"),
+    ),
+    # ---- s25g: engine version/platform mismatches and weight counts: include/NvInfer.h
+    # (HardwareCompatibilityLevel, kVERSION_COMPATIBLE), TensorRT 6/7's include/NvInferRuntime.h
+    # (deserializeCudaEngine with an IPluginFactory), the runtime's serialization checks as printed ----
+    (
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::34] Error Code 1: Serialization "
+        "(Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.)",
+        "tensorrt-engine-version-tag-mismatch",
+        ("stdVersionRead == kSERIALIZATION_VERSION", "--versionCompatible", "--hardwareCompatibilityLevel"),
+    ),
+    (
+        "[E] [TRT] IRuntime::deserializeCudaEngine: Error Code 1: Serialization (Serialization assertion "
+        "safeVersionRead == kSAFE_SERIALIZATION_VERSION failed.Version tag does not match. Note: Current "
+        "Version: 77, Serialized Engine Version: 66)",
+        "tensorrt-engine-version-tag-mismatch",
+        ("tag to be 66", "runtime's is 77", "trtexec --onnx=model.onnx"),
+    ),
+    (
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::58] Error Code 1: Serialization "
+        "(Serialization assertion sizeRead == static_cast<uint64_t>(mEnd - mCurrent) failed.Size specified "
+        "in header does not match archive size)",
+        "tensorrt-s24g-engine-size-mismatch",
+        ("header records", "binary mode"),
+    ),
+    (
+        "[TensorRT] ERROR: zzUtils.cpp (123) - Serialization Error in load: 0 (Serialized engine contains "
+        "plugin, but no plugin factory was provided. To deserialize an engine without a factory, please use "
+        "IPluginV2 instead.)\n[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.",
+        "tensorrt-s25g-plugin-factory-missing",
+        ("deserializeCudaEngine(data, size, &pluginFactory)", "REGISTER_TENSORRT_PLUGIN"),
+    ),
+    (
+        "[11/30/2026-09:00:00] [TRT] [W] Using an engine plan file across different models of devices is not "
+        "recommended and is likely to affect performance or even cause errors.",
+        "tensorrt-s25g-engine-from-another-gpu-model",
+        ("another GPU model", "--hardwareCompatibilityLevel=ampere+"),
+    ),
+    (
+        "zz_up (Output: zz_up.tmp_0): kernel weights has count 48 but 768 was expected",
+        "tensorrt-s25g-kernel-weights-count-expected",
+        ("Layer zz_up (Output: zz_up.tmp_0) was given 48 kernel weights", "needs 768", "groups"),
+    ),
+    (
+        "[E] [TRT] (Unnamed Layer* 7) [Convolution]:bias weights has count 3 but 85 was expected",
+        "tensorrt-s25g-kernel-weights-count-expected",
+        ("(Unnamed Layer* 7) [Convolution] was given 3 bias weights", "needs 85"),
     ),
 ]
 
