@@ -109,8 +109,11 @@ From s24a: Ascend/pytorch torch_npu/csrc (NPUException.h/.cpp's ERR lines after 
 NPUStream.cpp, NPUEvent.cpp, NPUAllocatorConfig.cpp) and Ascend/op-plugin (op_api_common.h's aclnn
 dispatch, ops' checks).
 
-From s25a: hicann/runtime docs/zh/api_ref (each AscendCL call's parameters and constraints) with its
-error-code headers, to say what a code means for the call that returned it.
+From s25a: hicann/runtime docs/zh/api_ref (each AscendCL call's parameters and constraints) with
+its error-code headers, to say what a code means for the call that returned it; Ascend/op-plugin's
+remaining TORCH_CHECK texts (ranks, empty tensors, argument forms, FlashAttention's TND sequence
+lengths); hicann/runtime device_error_proc.cc and aicpusd_status.h (the AI CPU errcodes of a device
+exception).
 """
 
 from __future__ import annotations
@@ -786,6 +789,59 @@ CASES = [
             "ACL_ERROR_RT_PARAM_INVALID",
             "aclrtPointerGetAttributes",
         ),
+    ),
+    # s25a: op-plugin's remaining TORCH_CHECK texts (op_plugin/ops/opapi/*KernelNpuOpApi.cpp, OPS_ERROR after
+    # them)
+    # read by s24a's class entries, and FlashAttentionKernelNpuOpApi.cpp's TND check
+    (
+        "RuntimeError: The zq_a input of mm is required to be 2D, but the actual zq_a input is 3D."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("required to be 2D", "ERR01001", "reshape"),
+    ),
+    (
+        "RuntimeError: torch.nn.functional.linear() zq_w must be at least two-dimensional."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("at least two-dimensional",),
+    ),
+    (
+        "RuntimeError: The input tensor [zq_count] is an empty tensor."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("[zq_count] is an empty tensor",),
+    ),
+    (
+        "RuntimeError: zq_pool2d: padding must either be a single int, or a tuple of two ints"
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-value",
+        ("padding must either be a single int",),
+    ),
+    (
+        "RuntimeError: npu_fusion_attention_v3_out with workspace and TND layout requires actual_seq_qlen "
+        "and actual_seq_kvlen." + PTA + "ERR01001 OPS invalid parameter",
+        "torch-npu-s25a-fusion-attention-tnd-seqlen",
+        ("npu_fusion_attention_v3_out", "input_layout='TND'", "actual_seq_kvlen"),
+    ),
+    # s25a: hicann/runtime device_error_proc.cc (ProcessStarsAicpuErrorInfo) with aicpusd_status.h's
+    # errcodes
+    (
+        "An exception occurred during AI CPU execution, stream_id:3, task_id:12, errcode:21007, "
+        "msg:task execute timeout.",
+        "ascend-AICPU-device-exception",
+        ("task 12 on stream 3", "21007 it timed out"),
+    ),
+    (
+        "Launch kernel failed: Default/zq_net/Unique-op3\n\nThe error from device(chipId:1, dieId:0), "
+        "serial number is 4, an exception occurred during AICPU execution, stream_id:6, task_id:91, "
+        "errcode:21001, msg:param invalid.[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc]"
+        "[LINE:1]",
+        "ascend-AICPU-device-exception",
+        ("task 91 on stream 6", "errcode 21001 ('param invalid'", "21001 a kernel parameter invalid"),
     ),
 ]
 
