@@ -60,6 +60,12 @@ class Clause(
 REASON = "reason"
 """The :attr:`Clause.scope` of a reason clause."""
 
+CALL = "call"
+"""The :attr:`Clause.scope` of a call clause: what a code means for the API call that returned it (AscendCL's
+``aclrtMalloc ... error code is 207001``).  Its pattern captures ``call`` and ``code``; it answers only a code
+card (:func:`is_code_card`) of that very code.  In its cause and fix, ``{card}`` and ``{card_fix}`` stand for
+the card's own cause and fix (a rendering that names the call and keeps what the card says of the code)."""
+
 
 _OP_ERROR_CHECK = "CANN ops sources: opdev op_error_check.h (OP_CHECK_* parameter checks of every aclnn API)"
 _ACLNN_HEAD = (
@@ -364,6 +370,23 @@ _TRT_BINDING_DIMS_OUTSIDE_PROFILE = (
 )
 """Cause, fix, source and extra pattern of both clauses of TensorRT 7/8's binding-dimension range check (its
 condition, and the sentence that names the shapes)."""
+
+
+def _ascend_call(calls: str, codes: str) -> str:
+    """A call clause's pattern: one of ``calls`` named before one of ``codes`` on the same line."""
+    return rf"\b(?P<call>(?:{calls}))\b[^\n]{{0,160}}?(?<![\w.])(?P<code>(?:{codes}))(?!\d)"
+
+
+_ACL_CALL = r"acl(?:rt|mdl|op|nn|prof|tdt|dvpp)?[A-Z]\w{1,60}"
+_CALL_ANY = (
+    "hicann/runtime: docs/zh/api_ref (each call's page: its parameters and constraints); "
+    "include/external/acl/error_codes/rt_error_codes.h and include/external/acl/acl_base_rt.h (the codes)"
+)
+_MALLOC_CALLS = r"aclrtMalloc(?:Host|Cached|Align32|WithCfg)?|rtMalloc(?:Host|Cached)?"
+_CALL_REF = (
+    "hicann/runtime: docs/zh/api_ref/{} ({}); include/external/acl/error_codes/rt_error_codes.h and "
+    "include/external/acl/acl_base_rt.h (the codes)"
+)
 
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
@@ -4763,6 +4786,215 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- Ascend: what an AscendCL/runtime code means for the call that returned it (hicann/runtime's API
+    # reference: each call's parameters and constraints; the codes' own cards say what the code is) ------
+    Clause(
+        "ascend-call-malloc-out-of-memory",
+        ("ascend",),
+        "malloc",
+        _ascend_call(_MALLOC_CALLS, r"207001|200000"),
+        "{call} returned {code}: the allocation itself failed. The memory it asks for (device memory; host "
+        "memory for a *Host call) has no free block of the requested size left: what this process already "
+        "holds counts (a framework's caching allocator, loaded models, earlier buffers never freed), and so "
+        "does what other processes hold on the same device.",
+        "Check the device's memory use at the moment of the failure (npu-smi info shows HBM use per chip and "
+        "the processes holding it); free buffers you no longer need (aclrtFree) and ask for less: a smaller "
+        "batch or sequence length, fewer models loaded at once. Under torch_npu, torch.npu.memory_summary() "
+        "shows what the caching allocator holds, and PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lowers "
+        "fragmentation.",
+        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc and its variants"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-malloc-invalid-argument",
+        ("ascend",),
+        "malloc",
+        _ascend_call(_MALLOC_CALLS, r"100000|107000"),
+        "{call} rejected its arguments ({code}) before allocating anything: its size may not be 0, the "
+        "devPtr it writes the address to may not be null, and its policy must be a single "
+        "aclrtMemMallocPolicy value (policies are not OR-ed together).",
+        "Print the size this {call} is given (a size computed from a shape can come out 0 for an empty "
+        "tensor: skip the allocation then) and pass the address of a pointer variable and one "
+        "ACL_MEM_MALLOC_* policy.",
+        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc: size not 0, one policy"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-memcpy-invalid-argument",
+        ("ascend",),
+        "memcpy",
+        _ascend_call(r"aclrtMemcpy(?:Async|2d|2dAsync)?|rtMemcpy(?:Async)?", r"100000|107000"),
+        "{call} rejected the copy ({code}): the runtime checks that count is not larger than destMax (the "
+        "destination's size) and works out the copy's direction from the two pointers themselves, so a "
+        "null or freed pointer, an address it does not know (a host address where a device one is "
+        "expected, memory of another device) or a kind that contradicts the pointers fails this check.",
+        "Check the {call} arguments in order: count <= destMax, dst and src allocated with aclrtMalloc "
+        "(device) or aclrtMallocHost/malloc (host) and not freed yet, the kind matching where each pointer "
+        "lives; "
+        "between two devices, call aclrtDeviceCanAccessPeer and aclrtDeviceEnablePeerAccess first.",
+        _CALL_REF.format(
+            "11-03_memory_copy_and_set.md", "aclrtMemcpy/aclrtMemcpyAsync: dst, destMax, src, count, kind"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-synchronize-task-failed",
+        ("ascend",),
+        "synchron",
+        _ascend_call(
+            r"aclrtSynchronize(?:Stream|Device|Event)(?:WithTimeout)?|rt(?:Stream|Device|Event)Synchronize\w{0,20}",
+            r"5070(?:1[0-8]|3[4-6])",
+        ),
+        "{call} only waits for work launched before it: {code} is the failure of a task that ran earlier "
+        "on that stream or device (an operator's kernel on the AI Core or AI CPU, a copy), reported here "
+        "because launching is asynchronous: the call that launched it had already returned success.",
+        "Find the task that failed: the runtime's error lines printed before this one (an 'aicore exception' "
+        "or EZ9999/EE lines name the kernel and the stream); under torch_npu run with "
+        "ASCEND_LAUNCH_BLOCKING=1 so the failing operator itself reports the error; in your own code, "
+        "synchronize after each launch while you look for it.",
+        _CALL_REF.format(
+            "06_stream_management.md", "aclrtSynchronizeStream: blocks until all tasks of the stream are done"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-set-device-id",
+        ("ascend",),
+        "setdevice",
+        _ascend_call(r"aclrtSetDevice|rtSetDevice", r"107001|100000|107000"),
+        "{call} was given a device id ({code}) outside the devices this process can see: ids run from 0 to "
+        "aclrtGetDeviceCount() - 1, and ASCEND_RT_VISIBLE_DEVICES (or a container that maps only some "
+        "chips) renumbers the visible ones from 0.",
+        "Print the id passed to {call} and the device count (npu-smi info lists the chips; with "
+        "ASCEND_RT_VISIBLE_DEVICES=4,5 they are devices 0 and 1 to the process); in distributed jobs set the "
+        "device from the local rank, not the global one.",
+        _CALL_REF.format("04_device_management.md", "aclrtSetDevice: deviceId in [0, device count - 1]"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-create-stream-limit",
+        ("ascend",),
+        "stream",
+        _ascend_call(r"aclrtCreateStream(?:WithConfig)?|rtStreamCreate\w{0,20}", r"207008|207005"),
+        "{call} found no stream left to create ({code}): a device has a fixed number of streams (1984 on "
+        "Atlas A2/A3 and Ascend 950, 1024 on Atlas inference cards, 512 on Atlas 200I/500 A2), the default "
+        "streams of each context included, and streams created and never destroyed count against it.",
+        "Destroy streams you no longer use (aclrtDestroyStream) and reuse a few streams instead of creating "
+        "one per request or per step; if several processes share the device, create their streams in "
+        "batches.",
+        _CALL_REF.format("06_stream_management.md", "aclrtCreateStream: the number of streams per device"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-create-event-limit",
+        ("ascend",),
+        "event",
+        _ascend_call(r"aclrtCreateEvent\w{0,20}|rtEventCreate\w{0,20}", r"207007|207005"),
+        "{call} found no event resource left ({code}): the device's events are a limited resource and "
+        "every event created and never destroyed keeps one.",
+        "Destroy events when done with them (aclrtDestroyEvent), reuse events instead of creating one per "
+        "step, and look for a loop that creates an event each iteration.",
+        _CALL_REF.format("07_event_management.md", "aclrtCreateEvent"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-load",
+        ("ascend",),
+        "aclmdlload",
+        _ascend_call(r"aclmdlLoad\w{0,30}", r"100003|100005|100006|100012|100013|100014|100015"),
+        "{call} could not read or parse the offline model ({code}): the path or memory does not hold a "
+        "complete .om file, or the .om was built by atc for another SoC or another CANN release than the "
+        "one that loads it.",
+        "Check the path and size of the .om file, then rebuild it with atc on the CANN version you run it "
+        "with and --soc_version set to the chip npu-smi info reports.",
+        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlLoadFromFile/aclmdlLoadFromMem"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-execute-dataset",
+        ("ascend",),
+        "aclmdlexecute",
+        _ascend_call(r"aclmdlExecute\w{0,20}", r"100000|100017|100018|107000"),
+        "{call} rejected the datasets it was given ({code}): the input (or output) aclmdlDataset must hold "
+        "one buffer per model input (output), in order, each at least the size the model expects; a model "
+        "with dynamic dimensions also needs its dynamic batch, image size or dims set for this run.",
+        "Build the datasets from the model description: aclmdlGetNumInputs/aclmdlGetNumOutputs buffers, each "
+        "of aclmdlGetInputSizeByIndex/aclmdlGetOutputSizeByIndex bytes; for a dynamic model call "
+        "aclmdlSetDynamicBatchSize, aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims before {call}.",
+        _CALL_REF.format(
+            "15_model_running_instance_management.md", "aclmdlExecute: input and output datasets"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-execute-task-failed",
+        ("ascend",),
+        "aclmdlexecute",
+        _ascend_call(r"aclmdlExecute\w{0,20}", r"5070(?:1[0-8]|3[4-6])"),
+        "{call} accepted the model's inputs, and then one of the model's tasks failed on the device while "
+        "it ran ({code}): an operator of the model (AI Core or AI CPU kernel) met an exception or timed out.",
+        "Read the runtime's error lines printed before this one: they name the operator and the stream; "
+        "check the input data fed to the model (values and sizes the model was built for) and, if the "
+        "model runs with one input set and fails with another, dump that operator's inputs.",
+        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlExecute"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-op-compile",
+        ("ascend",),
+        "aclopcompile",
+        _ascend_call(r"aclopCompile\w{0,30}", r"100024|500002|100026|100027"),
+        "{call} found no way to build this single operator ({code}): no operator of that type in the "
+        "operator library this process reads, or none for the data types and formats of the inputs it was "
+        "given.",
+        "Check the operator type as the library spells it and that ASCEND_OPP_PATH points at the opp of the "
+        "CANN version you run (set_env.sh sets it); then the input data types and formats against the "
+        "operator's specification.",
+        "hicann/runtime: include/external/acl/acl_base_rt.h (ACL_ERROR_OP_NOT_FOUND, "
+        "ACL_ERROR_UNSUPPORTED_DATA_TYPE, ACL_ERROR_FORMAT_NOT_MATCH, ACL_ERROR_GE_FAILURE); CANN AscendCL "
+        "API reference 'aclopCompile'",
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-returned",
+        ("ascend",),
+        "acl",
+        _ascend_call(_ACL_CALL, r"[12]\d{5}"),
+        "{call} returned {code}: the call itself refused or failed (its arguments, the state it needs set up "
+        "before it, or a resource it asks for). {card}",
+        "{card_fix} The page of {call} in the CANN AscendCL API reference lists the arguments it takes and "
+        "their constraints (ranges, which device, context or stream they must belong to, what must be "
+        "called before it): compare what this call passed with them.",
+        _CALL_ANY,
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-returned-internal",
+        ("ascend",),
+        "acl",
+        _ascend_call(_ACL_CALL, r"5\d{5}"),
+        "{call} returned {code}, an internal or device-side failure: it may be this call's own, or the "
+        "failure of a task launched before it (a kernel or a copy) that the runtime reports at the next call "
+        "that uses or waits for the stream. {card}",
+        "{card_fix} If {call} does not itself run work on the device, look for the task that failed in the "
+        "error lines printed before it (under torch_npu, ASCEND_LAUNCH_BLOCKING=1 makes the failing launch "
+        "report itself).",
+        _CALL_ANY,
+        "",
+        CALL,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -4785,12 +5017,21 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     under a specific entry of its tool found by its pattern is not answered (the entry already says what
     the clause would: the advice is said once), nor by a clause of any tool's text under a specific entry of
     another tool found by its pattern (onnx's own entry for a check that onnxruntime's status card quotes).
-    Every other match is as it was."""
+    Every other match is as it was.  A call clause that only names the call over the card's own advice
+    (``{card}``, :data:`CALL`) answers a tool's card only where no other clause answers a card of that tool
+    (the ``EZ1001`` line's constraint says more than ``aclnnAdd returned 161002``)."""
     lowered = text.lower()
     if not any(c.literal in lowered for c in CLAUSES):
         return matches
-    out = list(matches)
     done: set[str] = set()
+    out = _refine_pass(matches, text, done, naming=False)
+    return _refine_pass(out, text, done, naming=True)
+
+
+def _refine_pass(matches: list[Match], text: str, done: set[str], naming: bool) -> list[Match]:
+    """One pass of :func:`refine` over the tools not in ``done`` (which it extends): with ``naming``, by the
+    call clauses that name the call over the card's advice only; else by every other clause."""
+    out = list(matches)
     answered_above = False  # a specific entry of some tool, found by its pattern, ranks above
     for i, m in enumerate(matches):
         family = m.entry.family
@@ -4806,7 +5047,7 @@ def refine(matches: list[Match], text: str) -> list[Match]:
         first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
         if first != i and m.entry.level == "family":
             continue  # a family card reads the whole text: it never passes a card of a code
-        answered = _refined(m, text, any_tool=not answered_above)
+        answered = _refined(m, text, any_tool=not answered_above, naming=naming)
         if answered is None:
             continue
         done.add(family)
@@ -4913,22 +5154,34 @@ def _is_card(m: Match) -> bool:
     return m.entry.level == "family" or m.entry.generic or is_code_card(m) or is_envelope(m)
 
 
-def _refined(m: Match, text: str, any_tool: bool = True) -> Match | None:
+def _refined(m: Match, text: str, any_tool: bool = True, naming: bool = False) -> Match | None:
     """``m`` answered by the first clause of its tool (and, with ``any_tool``, of any tool) whose wording is
-    in its own part of ``text``; None when there is none."""
+    in its own part of ``text``; None when there is none.  With ``naming``, only by a call clause that names
+    the call over the card's own advice; without, by any other clause."""
     own = card_text(m, text)
     low = own.lower()
     for clause in CLAUSES:
+        if ("{card}" in clause.cause) != naming:
+            continue
         if m.entry.family not in clause.families and (ANY not in clause.families or not any_tool):
             continue
         if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue
+        if clause.scope == CALL and not is_code_card(m):
+            continue
         if clause.unless and _regex(clause.unless).search(_own_lines(own, text)):
             continue
         found = _regex(clause.pattern).search(own)
-        if found is not None:
+        if found is not None and (clause.scope != CALL or _of_card_code(m, found)):
             return _answered_by(m, clause, _parts(found, clause, text))
     return None
+
+
+def _of_card_code(m: Match, found: re.Match[str]) -> bool:
+    """Whether the code a call clause read after the call is the card's own code (a line may name a call and
+    print another code than the one this card answers)."""
+    code = found.group("code")
+    return code == m.entry.code or any(k.split(":", 1)[-1] == code for k in m.entry.keys)
 
 
 def answers_reason(m: Match, text: str) -> bool:
@@ -4963,9 +5216,9 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
     reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
     if clause.scope == REASON and m.entry.level == "family":
         reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
-    return _answered_as(
-        m, clause.id, clause.cause, clause.fix, clause.source, parts + kept, [*reasons, "pattern"]
-    )
+    cause = clause.cause.replace("{card}", m.entry.cause)
+    fix = clause.fix.replace("{card_fix}", m.entry.fix)
+    return _answered_as(m, clause.id, cause, fix, clause.source, parts + kept, [*reasons, "pattern"])
 
 
 def _answered_as(

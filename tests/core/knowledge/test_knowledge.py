@@ -320,7 +320,7 @@ REALISTIC = [
         "ascend-fault-kernel-name",
         {"op": "MatMulV2_5f1c2a_high_performance_10001"},
     ),
-    ("aclmdlExecute failed, error code 507011", "ascend-507011", {}),
+    ("aclmdlExecute failed, error code 507011", "ascend-507011+ascend-call-model-execute-task-failed", {}),
     # SigmaStar (seed 004 wording)
     ("Exception: ONNX RNN not support clip", "sigmastar-onnx-lstm-not-support-direction", {"op": "RNN"}),
     (

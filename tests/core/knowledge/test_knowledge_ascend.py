@@ -108,6 +108,12 @@ mindspore-ai/graphengine's ge_inner_error_codes.h (GE's decimal ErrorNo forms).
 From s24a: Ascend/pytorch torch_npu/csrc (NPUException.h/.cpp's ERR lines after TORCH_CHECK texts;
 NPUStream.cpp, NPUEvent.cpp, NPUAllocatorConfig.cpp) and Ascend/op-plugin (op_api_common.h's aclnn
 dispatch, ops' checks).
+
+From s25a: hicann/runtime docs/zh/api_ref (each AscendCL call's parameters and constraints) with
+its error-code headers, to say what a code means for the call that returned it; Ascend/op-plugin's
+remaining TORCH_CHECK texts (ranks, empty tensors, argument forms, FlashAttention's TND sequence
+lengths); hicann/runtime device_error_proc.cc and aicpusd_status.h (the AI CPU errcodes of a device
+exception).
 """
 
 from __future__ import annotations
@@ -299,21 +305,53 @@ CASES = [
     # ---- s21c (test_knowledge_ascend_code_tables.py) ----
     # hicann/runtime docs/03_api_ref/aclError.md: AscendCL codes the CANN table lists that had no entry of
     # their own
-    ("aclmdlExecute failed, error code is 507056", "ascend-507056", ("communication link", "hccn_tool")),
-    ("aclrtSynchronizeStream failed, ret=507055", "ascend-507055", ("peer device",)),
-    ("aclmdlRICaptureEnd failed, error code is 507903", "ascend-507903", ("capture",)),
-    ("aclrtHostRegister failed, error code: 507910", "ascend-507910", ("already registered",)),
-    ("aclmdlBundleUnload failed, ret = 148053", "ascend-148053", ("bundle model id",)),
-    ("aclmdlRIUpdate failed, error code is 207019", "ascend-207019", ("driver", "25.0.RC1")),
+    (
+        "aclmdlExecute failed, error code is 507056",
+        "ascend-507056+ascend-call-returned-internal",
+        ("communication link", "hccn_tool"),
+    ),
+    (
+        "aclrtSynchronizeStream failed, ret=507055",
+        "ascend-507055+ascend-call-returned-internal",
+        ("peer device",),
+    ),
+    (
+        "aclmdlRICaptureEnd failed, error code is 507903",
+        "ascend-507903+ascend-call-returned-internal",
+        ("capture",),
+    ),
+    (
+        "aclrtHostRegister failed, error code: 507910",
+        "ascend-507910+ascend-call-returned-internal",
+        ("already registered",),
+    ),
+    ("aclmdlBundleUnload failed, ret = 148053", "ascend-148053+ascend-call-returned", ("bundle model id",)),
+    (
+        "aclmdlRIUpdate failed, error code is 207019",
+        "ascend-207019+ascend-call-returned",
+        ("driver", "25.0.RC1"),
+    ),
     # Graph Engine codes passed through AscendCL (CANN ge/ge_error_codes.h, aclError.md table 3)
-    ("aclmdlLoadFromFile failed, ret=145002", "ascend-145002", ("model path",)),
-    ("aclmdlSetDynamicBatchSize failed, error code is 145013", "ascend-145013", ("--dynamic_batch_size",)),
-    ("aclmdlExecute failed, error code: 145021", "ascend-145021", ("shape",)),
-    ("aclmdlGetFirstAippInfo failed, error code is 145015", "ascend-145015", ("--insert_op_conf",)),
-    ("aclmdlLoadFromFile failed, ret=245002", "ascend-245002", ("device memory",)),
+    ("aclmdlLoadFromFile failed, ret=145002", "ascend-145002+ascend-call-returned", ("model path",)),
+    (
+        "aclmdlSetDynamicBatchSize failed, error code is 145013",
+        "ascend-145013+ascend-call-returned",
+        ("--dynamic_batch_size",),
+    ),
+    ("aclmdlExecute failed, error code: 145021", "ascend-145021+ascend-call-returned", ("shape",)),
+    (
+        "aclmdlGetFirstAippInfo failed, error code is 145015",
+        "ascend-145015+ascend-call-returned",
+        ("--insert_op_conf",),
+    ),
+    ("aclmdlLoadFromFile failed, ret=245002", "ascend-245002+ascend-call-returned", ("device memory",)),
     ("FetchDataFlowGraph failed, error code:345104", "ascend-345104", ("output",)),
     ("aclmdlExecute failed, error code is ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT", "ascend-545601", ("timeout",)),
-    ("aclmdlLoadFromFile failed, ret=545005", "ascend-545005", ("--soc_version",)),
+    (
+        "aclmdlLoadFromFile failed, ret=545005",
+        "ascend-545005+ascend-call-returned-internal",
+        ("--soc_version",),
+    ),
     # hicann/hccl HcclResult.md through torch_npu HCCLUtils.hpp HCCL_CHECK_ERROR, the call captured
     (
         TORCH_NPU_HCCL.format(n=7),
@@ -679,6 +717,131 @@ CASES = [
         "task information: zq; communication operator information: zq; communicator: zq_group.",
         "ascend-s24a-hccl-notify-wait-peer",
         ("rank 11", "error cqe"),
+    ),
+    # s25a: what an AscendCL code means for the call that returned it (hicann/runtime docs/zh/api_ref:
+    # each call's parameters and constraints; Ascend/pytorch NPUException.h's 'NPU function error: <call>,
+    # error code is <n>'; hicann/runtime example util_mstx.h's '<call> call failed, error code: <n>')
+    (
+        "RuntimeError: malloc:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 NPU function error: "
+        "aclrtMalloc(&zq_ptr, zq_size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
+        "ascend-207001+ascend-call-malloc-out-of-memory",
+        ("aclrtMalloc returned 207001", "npu-smi info"),
+    ),
+    (
+        "aclrtMallocHost(&zq_host, 0) call failed, error code: 107000",
+        "ascend-107000+ascend-call-malloc-invalid-argument",
+        ("aclrtMallocHost rejected its arguments (107000)", "size may not be 0"),
+    ),
+    (
+        "aclrtMemcpyAsync(zq_dst, 64, zq_src, 128, ACL_MEMCPY_HOST_TO_DEVICE, zq_stream) call failed, "
+        "error code: 107000",
+        "ascend-107000+ascend-call-memcpy-invalid-argument",
+        ("aclrtMemcpyAsync rejected the copy (107000)", "count <= destMax"),
+    ),
+    (
+        "RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:503 NPU function error: "
+        "aclrtSynchronizeStream(zq_stream), error code is 507015",
+        "ascend-507015+ascend-call-synchronize-task-failed",
+        ("aclrtSynchronizeStream only waits", "507015", "ASCEND_LAUNCH_BLOCKING=1"),
+    ),
+    (
+        "aclrtSetDevice(9) call failed, error code: 107001",
+        "ascend-acl-107001+ascend-call-set-device-id",
+        ("aclrtSetDevice was given a device id (107001)", "ASCEND_RT_VISIBLE_DEVICES"),
+    ),
+    (
+        "aclrtCreateStream(&zq_stream) call failed, error code: 207008",
+        "ascend-acl-207008+ascend-call-create-stream-limit",
+        ("aclrtCreateStream found no stream left", "aclrtDestroyStream"),
+    ),
+    (
+        "aclrtCreateEvent(&zq_event) call failed, error code: 207007",
+        "ascend-acl-207007+ascend-call-create-event-limit",
+        ("aclrtCreateEvent found no event resource left", "aclrtDestroyEvent"),
+    ),
+    (
+        'aclmdlLoadFromFile("./zq.om", &zq_id) call failed, error code: 100013',
+        "ascend-100013+ascend-call-model-load",
+        ("aclmdlLoadFromFile could not read or parse", "--soc_version"),
+    ),
+    (
+        "aclmdlExecute(zq_id, zq_in, zq_out) call failed, error code: 100017",
+        "ascend-100017+ascend-call-model-execute-dataset",
+        ("aclmdlExecute rejected the datasets", "aclmdlGetInputSizeByIndex"),
+    ),
+    (
+        "aclmdlExecute(zq_id, zq_in, zq_out) call failed, error code: 507011",
+        "ascend-507011+ascend-call-model-execute-task-failed",
+        ("aclmdlExecute accepted the model's inputs", "507011"),
+    ),
+    (
+        'aclopCompile("ZqOp", 1, zq_desc, 1, zq_out, zq_attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL) call '
+        "failed, error code: 100024",
+        "ascend-100024+ascend-call-op-compile",
+        ("aclopCompile found no way to build", "ASCEND_OPP_PATH"),
+    ),
+    (
+        "RuntimeError: zq:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:9 NPU function error: "
+        "aclrtPointerGetAttributes(zq_ptr, &zq_attr), error code is 107000",
+        "ascend-107000+ascend-call-returned",
+        (
+            "aclrtPointerGetAttributes returned 107000",
+            "ACL_ERROR_RT_PARAM_INVALID",
+            "aclrtPointerGetAttributes",
+        ),
+    ),
+    # s25a: op-plugin's remaining TORCH_CHECK texts (op_plugin/ops/opapi/*KernelNpuOpApi.cpp, OPS_ERROR after
+    # them)
+    # read by s24a's class entries, and FlashAttentionKernelNpuOpApi.cpp's TND check
+    (
+        "RuntimeError: The zq_a input of mm is required to be 2D, but the actual zq_a input is 3D."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("required to be 2D", "ERR01001", "reshape"),
+    ),
+    (
+        "RuntimeError: torch.nn.functional.linear() zq_w must be at least two-dimensional."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("at least two-dimensional",),
+    ),
+    (
+        "RuntimeError: The input tensor [zq_count] is an empty tensor."
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-shape",
+        ("[zq_count] is an empty tensor",),
+    ),
+    (
+        "RuntimeError: zq_pool2d: padding must either be a single int, or a tuple of two ints"
+        + PTA
+        + "ERR01001 OPS invalid parameter",
+        "torch-npu-s24a-check-value",
+        ("padding must either be a single int",),
+    ),
+    (
+        "RuntimeError: npu_fusion_attention_v3_out with workspace and TND layout requires actual_seq_qlen "
+        "and actual_seq_kvlen." + PTA + "ERR01001 OPS invalid parameter",
+        "torch-npu-s25a-fusion-attention-tnd-seqlen",
+        ("npu_fusion_attention_v3_out", "input_layout='TND'", "actual_seq_kvlen"),
+    ),
+    # s25a: hicann/runtime device_error_proc.cc (ProcessStarsAicpuErrorInfo) with aicpusd_status.h's
+    # errcodes
+    (
+        "An exception occurred during AI CPU execution, stream_id:3, task_id:12, errcode:21007, "
+        "msg:task execute timeout.",
+        "ascend-AICPU-device-exception",
+        ("task 12 on stream 3", "21007 it timed out"),
+    ),
+    (
+        "Launch kernel failed: Default/zq_net/Unique-op3\n\nThe error from device(chipId:1, dieId:0), "
+        "serial number is 4, an exception occurred during AICPU execution, stream_id:6, task_id:91, "
+        "errcode:21001, msg:param invalid.[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc]"
+        "[LINE:1]",
+        "ascend-AICPU-device-exception",
+        ("task 91 on stream 6", "errcode 21001 ('param invalid'", "21001 a kernel parameter invalid"),
     ),
 ]
 

@@ -15,7 +15,7 @@ import pytest
 
 from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.answer import shown_code
-from dumpscope.core.knowledge.clauses import ANY, CLAUSES, card_text, refine
+from dumpscope.core.knowledge.clauses import ANY, CALL, CLAUSES, card_text, refine
 from dumpscope.core.knowledge.entry import _check_user_pattern, pattern_requires
 from dumpscope.core.knowledge.kb import Match, inner_first
 
@@ -382,7 +382,7 @@ def test_set_device_507033_is_answered_before_the_ee1001_line(kb: KnowledgeBase)
         "is invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer."
     )
     ids = [m.entry.id for m in kb.lookup(message, top=3)]
-    assert ids[0] == "ascend-acl-507033"
+    assert ids[0] == "ascend-acl-507033+ascend-call-returned-internal"  # the card, naming the call (s25a)
     assert "ascend-EE1001" in ids[:3]
 
 
@@ -393,7 +393,9 @@ def test_a_code_card_reads_its_own_lines_only(kb: KnowledgeBase) -> None:
     )
     card = next(m for m in kb.lookup(message, top=5) if m.entry.id.startswith("ascend-acl-507033"))
     assert card_text(card, message) == "aclrtSetDevice failed: 507033"
-    assert card.entry.id == "ascend-acl-507033"
+    assert (
+        card.entry.id == "ascend-acl-507033+ascend-call-returned-internal"
+    )  # its own line's call, not the next line's
 
 
 def test_refine_leaves_matches_alone_when_no_clause_is_in_the_text() -> None:
@@ -429,7 +431,11 @@ def test_a_clause_is_sound(kb: KnowledgeBase, clause) -> None:  # type: ignore[n
     ), (clause.literal, required)
     groups = set(rx.groupindex) | (set(re.compile(clause.context).groupindex) if clause.context else set())
     for name, words in re.findall(r"\{([a-z][a-z0-9_]*)(\|[^{}]*)?\}", clause.cause + clause.fix):
-        assert name in groups or words, (clause.id, name)
+        naming = clause.scope == CALL and name in (
+            "card",
+            "card_fix",
+        )  # the card's own advice, put in by refine
+        assert name in groups or words or naming, (clause.id, name)
     families = {e.family for e in kb.entries}
     assert all(f == ANY or f in families for f in clause.families)
     assert clause.source.strip()
@@ -523,3 +529,45 @@ def test_a_bare_envelope_is_read_by_its_op_type_only_when_nothing_is_inside(kb: 
     top = kb.lookup(other, top=1)[0]
     assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
     assert ("op", "zz_c") in top.captures
+
+
+# --- call clauses (s25a): what a code means for the AscendCL call that returned it ------------------------
+
+
+def test_a_call_clause_answers_only_the_card_of_the_code_it_reads(kb: KnowledgeBase) -> None:
+    """aclrtMalloc's out-of-memory clause reads 207001/200000 only: the same call with a device-task code is
+    named by the internal rendering, which keeps the card's own advice after the call's name."""
+    top = kb.lookup("aclrtMalloc(&zq, 64, ACL_MEM_MALLOC_HUGE_FIRST) call failed, error code: 507015", top=1)[
+        0
+    ]
+    assert top.entry.id == "ascend-507015+ascend-call-returned-internal"
+    assert dict(top.captures)["call"] == "aclrtMalloc" and dict(top.captures)["code"] == "507015"
+    card = next(e for e in kb.entries if e.id == "ascend-507015")
+    assert top.cause.startswith("aclrtMalloc returned 507015, an internal or device-side failure")
+    assert card.cause in top.cause and card.fix in top.fix
+    assert "acl:507015" in top.codes
+
+
+def test_a_call_clause_never_answers_a_card_of_another_code() -> None:
+    """The code read after the call must be the card's own: a 207001 card is not answered from a line whose
+    code is 107000."""
+    card = Match(
+        Entry("c207001", "T", "run", "c", "f", "s", family="ascend", code="207001", keys=("acl:207001",)),
+        50.0,
+        "code",
+    )
+    assert refine([card], "aclrtMalloc(&zq, 0, 0) call failed, error code: 107000") == [card]
+    answered = refine([card], "aclrtMalloc(&zq, 8, 0) call failed, error code: 207001")
+    assert answered[0].entry.id == "c207001+ascend-call-malloc-out-of-memory"
+
+
+def test_naming_the_call_yields_to_another_cards_clause(kb: KnowledgeBase) -> None:
+    """torch_npu's aclnn failure names the call and its code (161002) above the EZ1001 line that states the
+    constraint: the constraint's clause answers, not the rendering that only names the call."""
+    text = (
+        "RuntimeError: zq:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:9 NPU function error: call "
+        "aclnnMul failed, error code is 161002\n"
+        "EZ1001: [PID: 1] The zq tensor cannot be larger than 8 dimensions."
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id.endswith("+aclnn-max-dim"), top.entry.id

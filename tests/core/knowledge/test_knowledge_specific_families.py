@@ -471,7 +471,7 @@ CASES = [
         ("HCCL_EXEC_TIMEOUT",),
     ),
     (
-        "ascend-507046",
+        "ascend-507046+ascend-call-returned-internal",
         "NPU function error: aclrtSynchronizeStreamWithTimeout(stream, timeout), error code is 507046",
         ("HCCL_EXEC_TIMEOUT",),
     ),
