@@ -1550,15 +1550,21 @@ def _is_float16_clash(m: re.Match[str]) -> bool:
 def _best_specific(matches: list[Match], reasons: tuple[str, ...], cards: bool = False) -> dict[str, float]:
     """Per family, the best score of a specific match (no generic entry or envelope; a code card only with
     ``cards``) found by one of ``reasons`` (``code``: an exact code of the message, not a code many entries
-    share)."""
+    share).  An entry of another code than the message's (``507014``'s timeout entry, found by its wording
+    in a message that prints 507015) states no reason of this message: it is left out."""
     best: dict[str, float] = {}
     for m in matches:
         found = set(m.reason.split("+"))
-        if not found.intersection(reasons) or _is_generic(m) or is_envelope(m):
+        if not found.intersection(reasons) or _is_generic(m) or is_envelope(m) or _of_another_code(m):
             continue
         if cards or not is_code_card(m):
             best[m.entry.family] = max(best.get(m.entry.family, 0.0), m.score)
     return best
+
+
+def _of_another_code(m: Match) -> bool:
+    """``m``'s entry is one of codes none of which the message prints, while it prints codes of its own."""
+    return bool(m.entry.keys and m.codes) and not set(m.entry.keys).intersection(m.codes)
 
 
 def _under(m: Match, score: float) -> Match:

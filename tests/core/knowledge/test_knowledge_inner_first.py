@@ -182,3 +182,38 @@ def test_a_code_card_goes_under_the_match_that_names_the_part_not_over_it(kb: Kn
     assert ranked[0].entry.id == "torch-npu-s20d-cann-function-missing"
     card = next(m for m in ranked if m.entry.id == "torch-npu-ERR02008")
     assert card.score < ranked[0].score
+
+
+def test_a_code_card_stays_above_an_entry_of_another_code_found_by_its_wording() -> None:
+    """A code card goes under its tool's pattern match only when that match could state this message's
+    reason: an entry keyed to another code (507014's AI Core timeout, matched by the words 'aicore timeout' in
+    a message that prints 507015) does not; an entry of no code does."""
+    card = Match(
+        Entry(
+            "card",
+            "T",
+            "run",
+            "c",
+            "f",
+            "s",
+            family="ascend",
+            code="507015",
+            keys=("acl:507015",),
+            level="code",
+        ),
+        49.0,
+        "code+pattern",
+        codes=("acl:507015",),
+    )
+    other_code = Match(
+        Entry("other", "T", "run", "c", "f", "s", family="ascend", pattern="timeout", keys=("acl:507014",)),
+        50.0,
+        "pattern",
+        codes=("acl:507015",),
+    )
+    assert [m.score for m in inner_first([card, other_code])] == [49.0, 50.0]
+    assert [m.score for m in inner_first([card, other_code._replace(score=48.0)])] == [49.0, 48.0]
+    no_code = Match(
+        Entry("plain", "T", "run", "c", "f", "s", family="ascend", pattern="timeout"), 48.0, "pattern"
+    )
+    assert [m.score for m in inner_first([card, no_code])] == [47.0, 48.0]
