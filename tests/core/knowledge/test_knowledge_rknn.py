@@ -102,9 +102,9 @@ From s24d: the RKNPU kernel driver (Rockchip kernel drivers/rknpu/rknpu_job.c, r
 1.5.2's strings (rockchip-linux/rknpu2 runtime/RK3588/Linux/librknn_api/armhf/librknnrt.so) and RKLLM's
 runtime lines (airockchip/rknn-llm threads): NPU job timeouts, aborts, interrupts, core masks, input layouts,
 model versions.
-From s25c: the rknn-toolkit2 2.3.2 wheel (librknnc, librknn_api, rknn_base/rknn_compiler/load_checker strings),
-the rknpu driver's rknpu_gem.c, rknn-toolkit v1's pre-compile example, rknn-llm #18/#183: unsupported cases,
-CPU/NPU memory, dynamic_input and load_onnx crop arguments.
+From s25c: the rknn-toolkit2 2.3.2 wheel (librknnc, librknn_api, rknn_base/rknn_compiler/load_checker
+strings), the rknpu driver's rknpu_gem.c, rknn-toolkit v1's pre-compile example, rknn-llm #18/#119/#183,
+rknn-toolkit2#511: unsupported cases, CPU/NPU memory, dynamic_input and load_onnx crop arguments.
 """
 
 from __future__ import annotations
@@ -643,7 +643,8 @@ CASES = [
         "rknn-s25c-cpu-memory-malloc",
         ("18446744073709000000 bytes", "input_size_list", "free -h"),
     ),
-    # librknn_api: "failed to map memory, errno: %s" / "rknn_create_mem, failed to allocate device memory struct!"
+    # librknn_api: "failed to map memory, errno: %s",
+    # "rknn_create_mem, failed to allocate device memory struct!"
     (
         "E RKNN: [11:22:33.444] failed to map memory, errno: 12",
         "rknn-s25c-runtime-map-memory",
@@ -686,8 +687,8 @@ CASES = [
     ),
     # rknn_base: "Invalid shape = {} for input '{}', it's conflict with input_size_list = {}!"
     (
-        "E load_onnx: Invalid shape = [1, 3, 512, 512] for input 'pixel_in', it's conflict with input_size_list "
-        "= [[1, 3, 256, 256]]!",
+        "E load_onnx: Invalid shape = [1, 3, 512, 512] for input 'pixel_in', it's conflict with "
+        "input_size_list = [[1, 3, 256, 256]]!",
         "rknn-s25c-load-crop-inputs",
         ("input 'pixel_in'", "one shape per entry of inputs="),
     ),
@@ -710,6 +711,22 @@ CASES = [
         "Export model failed!",
         "rkllm-s25c-convert-exception",
         ("export_rkllm", "supported-model list"),
+    ),
+    # librknnrt's init lines ("RKNN Model Information, ... model inference type: %s") then a crash;
+    # rknn-toolkit-lite2 examples/dynamic_shape
+    (
+        "I RKNN: [07:08:09.100] RKNN Model Information, version: 6, toolkit version: 2.2.0(compiler version: "
+        "2.2.0), target: RKNPU v2, target platform: rk3576, framework name: ONNX, framework layout: NCHW, "
+        "model inference type: dynamic_shape\nSegmentation fault (core dumped)",
+        "rknn-s25c-dynamic-shape-model-crash",
+        ("toolkit 2.2.0", "rknn_set_input_shapes", "dynamic_input"),
+    ),
+    # ggml.c ggml_new_tensor_impl's view check, linked into librkllmrt (rkllm.h max_context_len)
+    (
+        "assistant: :0: GGML_ASSERT(view_src == NULL || data_size == 0 || data_size + view_offs <= "
+        "ggml_nbytes(view_src)) failed\n/opt/rkllm/lib/librkllmrt.so(+0x1a2b3c)[0x7f00112233]",
+        "rkllm-s25c-ggml-view-assert",
+        ("max_context_len", "rkllm_clear_kv_cache"),
     ),
 ]
 
@@ -1381,10 +1398,23 @@ test_the_s25c_forms_capture_their_values = answered_with_captures(
 )
 
 
+def test_ggml_lines_without_rkllm_are_not_answered_as_rkllm(kb: KnowledgeBase) -> None:
+    """ggml's own lines (llama.cpp prints them too) are RKLLM's only beside librkllmrt or an rkllm line: alone
+    they get no confident answer, and no RKLLM entry by its pattern."""
+    for text in (
+        "ggml_calloc: failed to allocate   0.00 MB",
+        "GGML_ASSERT(view_src == NULL || data_size == 0 || data_size + view_offs <= ggml_nbytes(view_src)) "
+        "failed\n./llama-cli(+0x1c7e34)[0x7f84da7e34]",
+    ):
+        assert kb.answer(text).confidence == "none"
+        assert all(m.reason == "words" for m in kb.lookup(text, top=3) if m.entry.id.startswith("rkllm-s25c"))
+
+
 def test_a_fallback_or_a_dtype_form_keeps_its_own_entry(kb: KnowledgeBase) -> None:
     """s25c's general 'Meet unsupported' and '<Op>: unsupport' entries leave the forms older entries answer
     (librknnc's CPU fallback, librknnrt's dtype of a CPU op) to those entries."""
-    fallback = kb.lookup("W RKNN: [10:20:30.400] Less: meet unsupport input elems: 3 vs 4, fallback to cpu", top=1)
+    text = "W RKNN: [10:20:30.400] Less: meet unsupport input elems: 3 vs 4, fallback to cpu"
+    fallback = kb.lookup(text, top=1)
     assert fallback[0].entry.id == "rknn-s23f-compiler-op-cpu-fallback"
     dtype = kb.lookup("E RKNN: [10:20:30.400] Meet unsupported input dtype 8 for gather", top=1)
     assert dtype[0].entry.id == "rknn-s21b-cpu-op-unsupported-type"
