@@ -102,6 +102,9 @@ From s24d: the RKNPU kernel driver (Rockchip kernel drivers/rknpu/rknpu_job.c, r
 1.5.2's strings (rockchip-linux/rknpu2 runtime/RK3588/Linux/librknn_api/armhf/librknnrt.so) and RKLLM's
 runtime lines (airockchip/rknn-llm threads): NPU job timeouts, aborts, interrupts, core masks, input layouts,
 model versions.
+From s25c: the rknn-toolkit2 2.3.2 wheel (librknnc, librknn_api, rknn_base/rknn_compiler/load_checker
+strings), the rknpu driver's rknpu_gem.c, rknn-toolkit v1's pre-compile example, rknn-llm #18/#119/#183,
+rknn-toolkit2#511: unsupported cases, CPU/NPU memory, dynamic_input and load_onnx crop arguments.
 """
 
 from __future__ import annotations
@@ -600,6 +603,130 @@ CASES = [
         "E RKNN: [09:10:11.120] rknn_create_mem, invalid size: 0",
         "rknn-s24d-create-mem-size",
         ("0 bytes", "RKNN_QUERY_NATIVE_INPUT_ATTR"),
+    ),
+    # s25c: rknn-toolkit2 2.3.2 wheel (librknnc.so, librknn_api.so, rknn_base/rknn_compiler/load_checker .so
+    # strings), the rknpu kernel driver (rknpu_gem.c), rknn-toolkit v1's pre-compile example, rknn-llm
+    # librknnc: "Meet unsupported mode in RoiAlign, mode: %s"
+    (
+        "E RKNN: [10:20:30.400] Meet unsupported mode in RoiAlign, mode: avg_x",
+        "rknn-s25c-meet-unsupported-case",
+        ("mode in RoiAlign, mode: avg_x", "RKNNToolKit2_OP_Support", "rknn_register_custom_ops"),
+    ),
+    # librknnc: "Meet unsupported tensor dtype in Mul, tensor name is: %s"
+    (
+        "E RKNN: [10:20:30.400] Meet unsupported tensor dtype in Mul, tensor name is: mul_out_9",
+        "rknn-s25c-meet-unsupported-case",
+        ("tensor dtype in Mul, tensor name is: mul_out_9", "outputs=[...]"),
+    ),
+    # librknnc: "Pad: unsupport pads < 0"
+    (
+        "E RKNN: [10:20:30.400] Pad: unsupport pads < 0",
+        "rknn-s25c-op-form-unsupported",
+        ("cannot build Pad", "unsupport pads < 0", "non-negative pads"),
+    ),
+    # librknnc: "Pow: unsupport input dims: %d vs %d"
+    (
+        "E RKNN: [10:20:30.400] Pow: unsupport input dims: 5 vs 2",
+        "rknn-s25c-op-form-unsupported",
+        ("cannot build Pow", "unsupport input dims: 5 vs 2", "same rank"),
+    ),
+    # librknnc: "Conv with output tensor name : %s failed to distrubute for DualCore Mode, fallback to ..."
+    (
+        "W RKNN: [10:20:30.400] Conv with output tensor name : head_conv_2 failed to distrubute for DualCore "
+        "Mode, fallback to SingleCore Mode for this Conv",
+        "rknn-s25c-multicore-single-core",
+        ("'head_conv_2'", "rknn_set_core_mask", "eval_perf"),
+    ),
+    # librknn_api: "failed to malloc cpu memory, size: %lu"
+    (
+        "E RKNN: [11:22:33.444] failed to malloc cpu memory, size: 18446744073709000000",
+        "rknn-s25c-cpu-memory-malloc",
+        ("18446744073709000000 bytes", "input_size_list", "free -h"),
+    ),
+    # librknn_api: "failed to map memory, errno: %s",
+    # "rknn_create_mem, failed to allocate device memory struct!"
+    (
+        "E RKNN: [11:22:33.444] failed to map memory, errno: 12",
+        "rknn-s25c-runtime-map-memory",
+        ("could not map", "errno 12", "ENOMEM", "cma="),
+    ),
+    (
+        "E RKNN: [11:22:33.444] rknn_create_mem, failed to allocate device memory struct!",
+        "rknn-s25c-runtime-map-memory",
+        ("dmesg | grep -i rknpu", "/sys/kernel/debug/rknpu/version"),
+    ),
+    # rknpu driver rknpu_gem.c: LOG_DEV_ERROR(drm->dev, "failed to allocate %lu buffer.\n", size)
+    (
+        "RKNPU fdab0000.npu: RKNPU: failed to allocate 12582912 buffer.",
+        "rknn-s25c-driver-buffer-alloc",
+        ("12582912 bytes", "rknpu iommu is disabled", "cma=256M"),
+    ),
+    # rknn-toolkit v1 build(pre_compile=True): "E Generate nbg failed."
+    (
+        "D Generate pre-compile model data finished.\nE Generate nbg failed.",
+        "rknn-s25c-v1-generate-nbg-failed",
+        ("pre_compile=False", "rknn2precompile=True", "export_rknn_precompile_model"),
+    ),
+    # rknn_base: "The len of config.dynamic_input[{}] is {}, expect {}!"
+    (
+        "E config: The len of config.dynamic_input[2] is 3, expect 2!",
+        "rknn-s25c-dynamic-input-config",
+        ("counts 3 against 2", "one shape per model input"),
+    ),
+    # rknn_base: "The 'rknn_batch_size' is conflict with 'config.dynamic_input'!"
+    (
+        "E build: The 'rknn_batch_size' is conflict with 'config.dynamic_input'!",
+        "rknn-s25c-dynamic-input-config",
+        ("drop rknn_batch_size",),
+    ),
+    # rknn_base: "The '{}' in inputs={} is invalid!"
+    (
+        "E load_onnx: The 'Conv_17' in inputs=['Conv_17'] is invalid!",
+        "rknn-s25c-load-crop-inputs",
+        ("'Conv_17' given in inputs", "Netron", "tensor names"),
+    ),
+    # rknn_base: "Invalid shape = {} for input '{}', it's conflict with input_size_list = {}!"
+    (
+        "E load_onnx: Invalid shape = [1, 3, 512, 512] for input 'pixel_in', it's conflict with "
+        "input_size_list = [[1, 3, 256, 256]]!",
+        "rknn-s25c-load-crop-inputs",
+        ("input 'pixel_in'", "one shape per entry of inputs="),
+    ),
+    # rknn_compiler: "RKNNCompiler_build failed. Error code: {}"
+    (
+        "E build: RKNNCompiler_build failed. Error code: -3",
+        "rknn-s25c-compiler-build-failed",
+        ("returned error -3", "'E RKNN:' lines above"),
+    ),
+    # librkllmrt (ggml inside rkllm_init): "ggml_calloc: failed to allocate %6.2f MB"
+    (
+        "I rkllm: rkllm-runtime version: 1.2.0, rknpu driver version: 0.9.8, platform: RK3588\n"
+        "ggml_calloc: failed to allocate   0.00 MB\n:0: fatal error",
+        "rkllm-s25c-ggml-calloc-failed",
+        ("0.00 MB", "target_platform", "max_context_len"),
+    ),
+    # rkllm-toolkit export_rkllm: "Catch exception when converting model!"
+    (
+        "Converting model: 100%| 120/120 [00:00<00:00, 900.00it/s]\nCatch exception when converting model!\n"
+        "Export model failed!",
+        "rkllm-s25c-convert-exception",
+        ("export_rkllm", "supported-model list"),
+    ),
+    # librknnrt's init lines ("RKNN Model Information, ... model inference type: %s") then a crash;
+    # rknn-toolkit-lite2 examples/dynamic_shape
+    (
+        "I RKNN: [07:08:09.100] RKNN Model Information, version: 6, toolkit version: 2.2.0(compiler version: "
+        "2.2.0), target: RKNPU v2, target platform: rk3576, framework name: ONNX, framework layout: NCHW, "
+        "model inference type: dynamic_shape\nSegmentation fault (core dumped)",
+        "rknn-s25c-dynamic-shape-model-crash",
+        ("toolkit 2.2.0", "rknn_set_input_shapes", "dynamic_input"),
+    ),
+    # ggml.c ggml_new_tensor_impl's view check, linked into librkllmrt (rkllm.h max_context_len)
+    (
+        "assistant: :0: GGML_ASSERT(view_src == NULL || data_size == 0 || data_size + view_offs <= "
+        "ggml_nbytes(view_src)) failed\n/opt/rkllm/lib/librkllmrt.so(+0x1a2b3c)[0x7f00112233]",
+        "rkllm-s25c-ggml-view-assert",
+        ("max_context_len", "rkllm_clear_kv_cache"),
     ),
 ]
 
@@ -1243,3 +1370,51 @@ def test_rkllm_invalid_model(kb: KnowledgeBase) -> None:
         "platform: RK3576\nE rkllm: invalid rkllm model!"
     )
     assert_answered(kb, msg, ("export_rkllm", "target_platform"), entry="rkllm-invalid-model")
+
+
+# s25c: the captured parts stop at the value (librknnc "Pad: unsupport pads < 0", librknn_api
+# "failed to malloc cpu memory, size: %lu", the rknpu driver's "failed to allocate %lu buffer.")
+test_the_s25c_forms_capture_their_values = answered_with_captures(
+    [
+        (
+            "E RKNN: [10:20:30.400] Pad: unsupport pads < 0",
+            "rknn-s25c-op-form-unsupported",
+            {"op": "Pad", "detail": "unsupport pads < 0"},
+            "non-negative pads",
+        ),
+        (
+            "E RKNN: [11:22:33.444] failed to malloc cpu memory, size: 4096000",
+            "rknn-s25c-cpu-memory-malloc",
+            {"value": "4096000"},
+            "free -h",
+        ),
+        (
+            "RKNPU fdab0000.npu: RKNPU: failed to allocate non-contiguous 4194304 buffer.",
+            "rknn-s25c-driver-buffer-alloc",
+            {"value": "4194304"},
+            "cma=256M",
+        ),
+    ]
+)
+
+
+def test_ggml_lines_without_rkllm_are_not_answered_as_rkllm(kb: KnowledgeBase) -> None:
+    """ggml's own lines (llama.cpp prints them too) are RKLLM's only beside librkllmrt or an rkllm line: alone
+    they get no confident answer, and no RKLLM entry by its pattern."""
+    for text in (
+        "ggml_calloc: failed to allocate   0.00 MB",
+        "GGML_ASSERT(view_src == NULL || data_size == 0 || data_size + view_offs <= ggml_nbytes(view_src)) "
+        "failed\n./llama-cli(+0x1c7e34)[0x7f84da7e34]",
+    ):
+        assert kb.answer(text).confidence == "none"
+        assert all(m.reason == "words" for m in kb.lookup(text, top=3) if m.entry.id.startswith("rkllm-s25c"))
+
+
+def test_a_fallback_or_a_dtype_form_keeps_its_own_entry(kb: KnowledgeBase) -> None:
+    """s25c's general 'Meet unsupported' and '<Op>: unsupport' entries leave the forms older entries answer
+    (librknnc's CPU fallback, librknnrt's dtype of a CPU op) to those entries."""
+    text = "W RKNN: [10:20:30.400] Less: meet unsupport input elems: 3 vs 4, fallback to cpu"
+    fallback = kb.lookup(text, top=1)
+    assert fallback[0].entry.id == "rknn-s23f-compiler-op-cpu-fallback"
+    dtype = kb.lookup("E RKNN: [10:20:30.400] Meet unsupported input dtype 8 for gather", top=1)
+    assert dtype[0].entry.id == "rknn-s21b-cpu-op-unsupported-type"
