@@ -117,6 +117,10 @@ clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, N
 and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model), model_server's status.cpp
 and its log lines' logger names (src/logging.cpp).
 
+From s25b: openvino's descriptor/tensor.cpp, Python utils.py (DLL loading), benchmark_tool inputs_filling.py,
+the HETERO plugin, compilation_context.cpp (blob header); openvino.genai's VLM and image pipelines;
+optimum-intel's exporter and weight config; OpenVINO's own class and module names as markers.
+
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
 """
@@ -944,6 +948,88 @@ CASES = [
         "openvino-s24c-ovms-pipeline-definition-reference",
         ("has reference to missing model", "model_config_list"),
     ),
+    # s25b: OpenVINO's own classes still unanswered, from openvinotoolkit/openvino (src/core/src/descriptor/
+    # tensor.cpp, src/bindings/python/src/openvino/utils.py, tools/benchmark_tool .../utils/inputs_filling.py,
+    # src/plugins/hetero/src/subgraph_collector.cpp, src/inference/src/dev/compilation_context.cpp),
+    # openvinotoolkit/openvino.genai (visual_language/vlm_config.cpp, inputs_embedder.cpp,
+    # image_generation/text2image_pipeline.cpp) and huggingface/optimum-intel (exporters/openvino/__main__.py,
+    # intel/openvino/configuration.py)
+    (
+        "RuntimeError: Exception from src/core/src/descriptor/tensor.cpp:92:\n"
+        "Attempt to get a name for a Tensor without names",
+        "openvino-s25b-tensor-without-names",
+        ("get_any_name", "set_names"),
+    ),
+    (
+        "ImportError: DLL load failed while importing ie_api: The specified module could not be found.",
+        "openvino-s25b-python-dll-load-failed",
+        ("ie_api", "setupvars.bat", "os.add_dll_directory"),
+    ),
+    (
+        "RuntimeError: Check 'false' failed at src/cpp/src/visual_language/vlm_config.cpp:44:\n"
+        "Unsupported 'quokka_vl' VLM model type",
+        "openvino-s25b-genai-vlm-model-type",
+        ("quokka_vl", "config.json"),
+    ),
+    (
+        "Exception from src/cpp/src/image_generation/text2image_pipeline.cpp:58:\n"
+        "Unsupported text to image generation pipeline 'WombatDiffusionPipeline'",
+        "openvino-s25b-genai-image-pipeline-class",
+        ("WombatDiffusionPipeline", "model_index.json"),
+    ),
+    (
+        "RuntimeError: Exception from src/cpp/src/visual_language/inputs_embedder.cpp:253:\n"
+        "Input image must have [NHWC] or [HWC] layout, given image shape is [3,320,320,1,1]",
+        "openvino-s25b-genai-vlm-image-layout",
+        ("3,320,320,1,1", "np.transpose"),
+    ),
+    (
+        "[ ERROR ] Input pixel_values is dynamic. Provide data shapes!",
+        "openvino-s25b-benchmark-dynamic-input",
+        ("pixel_values", "-data_shape"),
+    ),
+    (
+        "[ ERROR ] File /data/frame_07.bin contains 4096 bytes but model expects 150528",
+        "openvino-s25b-benchmark-binary-size",
+        ("/data/frame_07.bin", "4096", "150528", "tofile"),
+    ),
+    (
+        "[ ERROR ] Wrong input mapping! Cannot find inputs: ['pixels']. Available inputs: ['input.1']. "
+        "Please check `-i` input data",
+        "openvino-s25b-benchmark-input-mapping",
+        ("named the inputs pixels", "'input.1'"),
+    ),
+    (
+        "[ ERROR ] Image shape (300, 400, 3) is not compatible with input shape [1, 3, 128, 128]! "
+        "Make sure -i parameter is valid.",
+        "openvino-s25b-benchmark-image-shape",
+        ("(300, 400, 3)", "1, 3, 128, 128", "-layout"),
+    ),
+    (
+        "ValueError: Only support quantization to [4,8] bits but found 2",
+        "openvino-s25b-optimum-weight-bits",
+        ("bits=2", "--weight-format int4"),
+    ),
+    (
+        "ValueError: Wasn't able to locate OpenVINO class for task zero-shot-object-detection "
+        "(zero-shot-object-detection).",
+        "openvino-s25b-optimum-no-ov-class",
+        ("zero-shot-object-detection", "ov.convert_model"),
+    ),
+    (
+        "Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "Hetero device used default fallback policy, but some layers eg: \n"
+        "(Name:WarpOp_3, Type: GridWarp) were not able to be assigned on any pointed device.\n"
+        "It happened because these layers are not supported in plugins by default.",
+        "openvino-s25b-hetero-layer-not-assigned",
+        ("WarpOp_3", "GridWarp", "HETERO:GPU,CPU"),
+    ),
+    (
+        "Check 'res.status == pugi::status_ok' failed at src/inference/src/dev/compilation_context.cpp:231:\n"
+        "Error reading compiled blob header",
+        "openvino-s25b-compiled-blob-header",
+        ("cache_dir", "export_model"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1593,3 +1679,28 @@ def test_a_model_server_log_line_names_openvino_by_its_logger(kb: KnowledgeBase,
     line = f"[2031-01-02 03:04:05.678][12][{logger}][error][widget.cpp:12] Something odd happened to widget_7"
     assert detect_families(line)[0] == "openvino"
     assert kb.lookup(line, top=1)[0].entry.family == "openvino"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the old Python API's native module as Windows' loader names it (inference_engine/ie_api.pyx)
+        "ImportError: DLL load failed while importing ie_api: The operating system cannot run %1.",
+        # openvino.genai's pipeline classes (src/python/openvino_genai/__init__.py)
+        "TypeError: VLMPipeline.generate() got an unexpected keyword argument 'pictures'",
+        "AttributeError: 'OVStableDiffusionXLPipeline' object has no attribute 'reshape_all'",
+        "ContinuousBatchingPipeline: scheduler ran out of blocks",
+        # optimum-intel's OpenVINO classes (optimum/intel/__init__.py, openvino/configuration.py)
+        "OVModelForCausalLM.from_pretrained() missing 1 required positional argument: 'model_id'",
+        "TypeError: OVWeightQuantizationConfig.__init__() got an unexpected keyword argument 'bitz'",
+    ],
+)
+def test_openvinos_own_class_and_module_names_name_openvino(line: str) -> None:
+    """Names that only OpenVINO's packages use (s25b) name OpenVINO in a line without a path or namespace."""
+    assert detect_families(line)[:1] == ["openvino"]
+
+
+def test_a_genai_pipeline_word_alone_is_not_enough() -> None:
+    """Text2ImagePipeline, WhisperPipeline... are medium signs: other libraries may name a class so."""
+    assert detect_families("Text2ImagePipeline finished") == []
+    assert detect_families("WhisperPipeline finished") == []
