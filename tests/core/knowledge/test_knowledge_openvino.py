@@ -1030,6 +1030,56 @@ CASES = [
         "openvino-s25b-compiled-blob-header",
         ("cache_dir", "export_model"),
     ),
+    # (s25b, continued: model_server src/status.cpp and predict_request_validation_utils_impl.cpp; openvino
+    # tools/ovc/openvino/tools/ovc/convert_impl.py; openvino.genai src/cpp/src/whisper/generation_config.cpp
+    # and whisper_utils.cpp)
+    (
+        "Invalid input shape - Expected: (1,3,320,320); Actual: (1,320,320,3); input name: pixel_in",
+        "openvino-s25b-ovms-request-input-check",
+        ("Invalid input shape", "(1,3,320,320)", "(1,320,320,3)", "pixel_in", "metadata"),
+    ),
+    (
+        "Missing input with specific name - Required input: token_mask",
+        "openvino-s25b-ovms-request-input-check",
+        ("Missing input with specific name", "token_mask"),
+    ),
+    (
+        'AssertionError: "input" parameter has unnamed inputs and named inputs. Please either set names for '
+        "all inputs, or do not set names for all inputs.",
+        "openvino-s25b-ovc-input-output-names",
+        ("by name", "without names"),
+    ),
+    (
+        "AssertionError: output 'scores boxes' is incorrect, output names should not be empty or contain "
+        "spaces",
+        "openvino-s25b-ovc-input-output-names",
+        ("scores boxes", "--output logits,probs"),
+    ),
+    (
+        "[ ERROR ]  ----------------- INTERNAL ERROR ----------------\n"
+        "[ ERROR ]  Unexpected exception happened.\n"
+        "[ ERROR ]  Please verify parameters and environment.\n"
+        "[ ERROR ]  -------------- DETAILED INFORMATION -------------\n"
+        "[ ERROR ]  tuple index out of range",
+        "openvino-s25b-ovc-internal-error-banner",
+        ("exception itself: tuple index out of range", "--verbose"),
+    ),
+    (
+        "[ ERROR ]  File /srv/models/quux.onnx was not found",
+        "openvino-s25b-ovc-file-not-found",
+        ("/srv/models/quux.onnx", "absolute path"),
+    ),
+    (
+        "RuntimeError: Check 'it != lang_to_id.end()' failed at src/cpp/src/whisper/whisper_utils.cpp:124:\n"
+        "'language' <|elvish|> must be provided in 'lang_to_id' map.",
+        "openvino-s25b-genai-whisper-language",
+        ("<|elvish|>", "generation_config.json"),
+    ),
+    (
+        "'task' mast be 'transcribe' or 'translate'. Task provided: 'paraphrase'.",
+        "openvino-s25b-genai-whisper-task",
+        ("paraphrase", "task='transcribe'"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
