@@ -1754,3 +1754,31 @@ def test_a_genai_pipeline_word_alone_is_not_enough() -> None:
     """Text2ImagePipeline, WhisperPipeline... are medium signs: other libraries may name a class so."""
     assert detect_families("Text2ImagePipeline finished") == []
     assert detect_families("WhisperPipeline finished") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another package's DLL: the loader's sentence alone is any Python extension's (s25b)
+        (
+            "ImportError: DLL load failed while importing _quux_native: The specified module could not be "
+            "found.",
+            "openvino-s25b-python-dll-load-failed",
+        ),
+        # a "Required input ..." sentence of another tool is not the model server's request check
+        (
+            'RuntimeError: {NSLocalizedDescription = "Required input feature not passed to neural network."}',
+            "openvino-s25b-ovms-request-input-check",
+        ),
+        # a shape sentence without benchmark_app's own "-i" advice is not its image check
+        (
+            "ValueError: tensor (2, 5) is not compatible with input shape [2, 6]",
+            "openvino-s25b-benchmark-image-shape",
+        ),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s25b_entries(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    found = kb.answer(message)
+    assert not (found.confident and found.matches[0].entry.id == entry), found
