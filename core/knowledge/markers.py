@@ -981,6 +981,27 @@ _OPENVINO: Markers = (
     ("][sequence_manager][", STRONG),
     ("][llm_executor][", STRONG),
     ("][llm_calculator][", STRONG),
+    # Session s25b: names only OpenVINO's packages use, in a line that keeps no path or namespace: the old
+    # Python API's native module as Windows' loader names it (inference_engine/ie_api.pyx: "DLL load failed
+    # while importing ie_api"), openvino.genai's pipeline classes (src/python/openvino_genai/__init__.py:
+    # VLMPipeline, ContinuousBatchingPipeline; Text2ImagePipeline, Image2ImagePipeline, WhisperPipeline and
+    # InpaintingPipeline are names another library may give a class, so medium) and optimum-intel's OpenVINO
+    # classes (optimum/intel/__init__.py: OVModelForCausalLM and the other OVModelFor* classes,
+    # OVDiffusionPipeline, OVStableDiffusion*Pipeline, OVWeightQuantizationConfig, OVQuantizationConfig,
+    # OVQuantizer).
+    ("importing ie_api", STRONG),
+    ("vlmpipeline", STRONG),
+    ("continuousbatchingpipeline", STRONG),
+    ("text2imagepipeline", MEDIUM),
+    ("image2imagepipeline", MEDIUM),
+    ("whisperpipeline", MEDIUM),
+    ("inpaintingpipeline", MEDIUM),
+    ("ovmodelfor", STRONG),
+    ("ovdiffusionpipeline", STRONG),
+    ("ovstablediffusion", STRONG),
+    ("ovweightquantizationconfig", STRONG),
+    ("ovquantizationconfig", STRONG),
+    ("ovquantizer", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -117,6 +117,10 @@ clDNN's kernels_cache.cpp, openvino_contrib's NVIDIA plugin, oneTBB's tbbbind, N
 and quantize_model.py (compress_weights), openvino.genai's utils.cpp (read_model), model_server's status.cpp
 and its log lines' logger names (src/logging.cpp).
 
+From s25b: openvino's descriptor/tensor.cpp, Python utils.py (DLL loading), benchmark_tool inputs_filling.py,
+the HETERO plugin, compilation_context.cpp (blob header); openvino.genai's VLM and image pipelines;
+optimum-intel's exporter and weight config; OpenVINO's own class and module names as markers.
+
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
 """
@@ -944,6 +948,138 @@ CASES = [
         "openvino-s24c-ovms-pipeline-definition-reference",
         ("has reference to missing model", "model_config_list"),
     ),
+    # s25b: OpenVINO's own classes still unanswered, from openvinotoolkit/openvino (src/core/src/descriptor/
+    # tensor.cpp, src/bindings/python/src/openvino/utils.py, tools/benchmark_tool .../utils/inputs_filling.py,
+    # src/plugins/hetero/src/subgraph_collector.cpp, src/inference/src/dev/compilation_context.cpp),
+    # openvinotoolkit/openvino.genai (visual_language/vlm_config.cpp, inputs_embedder.cpp,
+    # image_generation/text2image_pipeline.cpp) and huggingface/optimum-intel (exporters/openvino/__main__.py,
+    # intel/openvino/configuration.py)
+    (
+        "RuntimeError: Exception from src/core/src/descriptor/tensor.cpp:92:\n"
+        "Attempt to get a name for a Tensor without names",
+        "openvino-s25b-tensor-without-names",
+        ("get_any_name", "set_names"),
+    ),
+    (
+        "ImportError: DLL load failed while importing ie_api: The specified module could not be found.",
+        "openvino-s25b-python-dll-load-failed",
+        ("ie_api", "setupvars.bat", "os.add_dll_directory"),
+    ),
+    (
+        "RuntimeError: Check 'false' failed at src/cpp/src/visual_language/vlm_config.cpp:44:\n"
+        "Unsupported 'quokka_vl' VLM model type",
+        "openvino-s25b-genai-vlm-model-type",
+        ("quokka_vl", "config.json"),
+    ),
+    (
+        "Exception from src/cpp/src/image_generation/text2image_pipeline.cpp:58:\n"
+        "Unsupported text to image generation pipeline 'WombatDiffusionPipeline'",
+        "openvino-s25b-genai-image-pipeline-class",
+        ("WombatDiffusionPipeline", "model_index.json"),
+    ),
+    (
+        "RuntimeError: Exception from src/cpp/src/visual_language/inputs_embedder.cpp:253:\n"
+        "Input image must have [NHWC] or [HWC] layout, given image shape is [3,320,320,1,1]",
+        "openvino-s25b-genai-vlm-image-layout",
+        ("3,320,320,1,1", "np.transpose"),
+    ),
+    (
+        "[ ERROR ] Input pixel_values is dynamic. Provide data shapes!",
+        "openvino-s25b-benchmark-dynamic-input",
+        ("pixel_values", "-data_shape"),
+    ),
+    (
+        "[ ERROR ] File /data/frame_07.bin contains 4096 bytes but model expects 150528",
+        "openvino-s25b-benchmark-binary-size",
+        ("/data/frame_07.bin", "4096", "150528", "tofile"),
+    ),
+    (
+        "[ ERROR ] Wrong input mapping! Cannot find inputs: ['pixels']. Available inputs: ['input.1']. "
+        "Please check `-i` input data",
+        "openvino-s25b-benchmark-input-mapping",
+        ("named the inputs pixels", "'input.1'"),
+    ),
+    (
+        "[ ERROR ] Image shape (300, 400, 3) is not compatible with input shape [1, 3, 128, 128]! "
+        "Make sure -i parameter is valid.",
+        "openvino-s25b-benchmark-image-shape",
+        ("(300, 400, 3)", "1, 3, 128, 128", "-layout"),
+    ),
+    (
+        "ValueError: Only support quantization to [4,8] bits but found 2",
+        "openvino-s25b-optimum-weight-bits",
+        ("bits=2", "--weight-format int4"),
+    ),
+    (
+        "ValueError: Wasn't able to locate OpenVINO class for task zero-shot-object-detection "
+        "(zero-shot-object-detection).",
+        "openvino-s25b-optimum-no-ov-class",
+        ("zero-shot-object-detection", "ov.convert_model"),
+    ),
+    (
+        "Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "Hetero device used default fallback policy, but some layers eg: \n"
+        "(Name:WarpOp_3, Type: GridWarp) were not able to be assigned on any pointed device.\n"
+        "It happened because these layers are not supported in plugins by default.",
+        "openvino-s25b-hetero-layer-not-assigned",
+        ("WarpOp_3", "GridWarp", "HETERO:GPU,CPU"),
+    ),
+    (
+        "Check 'res.status == pugi::status_ok' failed at src/inference/src/dev/compilation_context.cpp:231:\n"
+        "Error reading compiled blob header",
+        "openvino-s25b-compiled-blob-header",
+        ("cache_dir", "export_model"),
+    ),
+    # (s25b, continued: model_server src/status.cpp and predict_request_validation_utils_impl.cpp; openvino
+    # tools/ovc/openvino/tools/ovc/convert_impl.py; openvino.genai src/cpp/src/whisper/generation_config.cpp
+    # and whisper_utils.cpp)
+    (
+        "Invalid input shape - Expected: (1,3,320,320); Actual: (1,320,320,3); input name: pixel_in",
+        "openvino-s25b-ovms-request-input-check",
+        ("Invalid input shape", "(1,3,320,320)", "(1,320,320,3)", "pixel_in", "metadata"),
+    ),
+    (
+        "Missing input with specific name - Required input: token_mask",
+        "openvino-s25b-ovms-request-input-check",
+        ("Missing input with specific name", "token_mask"),
+    ),
+    (
+        'AssertionError: "input" parameter has unnamed inputs and named inputs. Please either set names for '
+        "all inputs, or do not set names for all inputs.",
+        "openvino-s25b-ovc-input-output-names",
+        ("by name", "without names"),
+    ),
+    (
+        "AssertionError: output 'scores boxes' is incorrect, output names should not be empty or contain "
+        "spaces",
+        "openvino-s25b-ovc-input-output-names",
+        ("scores boxes", "--output logits,probs"),
+    ),
+    (
+        "[ ERROR ]  ----------------- INTERNAL ERROR ----------------\n"
+        "[ ERROR ]  Unexpected exception happened.\n"
+        "[ ERROR ]  Please verify parameters and environment.\n"
+        "[ ERROR ]  -------------- DETAILED INFORMATION -------------\n"
+        "[ ERROR ]  tuple index out of range",
+        "openvino-s25b-ovc-internal-error-banner",
+        ("exception itself: tuple index out of range", "--verbose"),
+    ),
+    (
+        "[ ERROR ]  File /srv/models/quux.onnx was not found",
+        "openvino-s25b-ovc-file-not-found",
+        ("/srv/models/quux.onnx", "absolute path"),
+    ),
+    (
+        "RuntimeError: Check 'it != lang_to_id.end()' failed at src/cpp/src/whisper/whisper_utils.cpp:124:\n"
+        "'language' <|elvish|> must be provided in 'lang_to_id' map.",
+        "openvino-s25b-genai-whisper-language",
+        ("<|elvish|>", "generation_config.json"),
+    ),
+    (
+        "'task' mast be 'transcribe' or 'translate'. Task provided: 'paraphrase'.",
+        "openvino-s25b-genai-whisper-task",
+        ("paraphrase", "task='transcribe'"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1593,3 +1729,56 @@ def test_a_model_server_log_line_names_openvino_by_its_logger(kb: KnowledgeBase,
     line = f"[2031-01-02 03:04:05.678][12][{logger}][error][widget.cpp:12] Something odd happened to widget_7"
     assert detect_families(line)[0] == "openvino"
     assert kb.lookup(line, top=1)[0].entry.family == "openvino"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the old Python API's native module as Windows' loader names it (inference_engine/ie_api.pyx)
+        "ImportError: DLL load failed while importing ie_api: The operating system cannot run %1.",
+        # openvino.genai's pipeline classes (src/python/openvino_genai/__init__.py)
+        "TypeError: VLMPipeline.generate() got an unexpected keyword argument 'pictures'",
+        "AttributeError: 'OVStableDiffusionXLPipeline' object has no attribute 'reshape_all'",
+        "ContinuousBatchingPipeline: scheduler ran out of blocks",
+        # optimum-intel's OpenVINO classes (optimum/intel/__init__.py, openvino/configuration.py)
+        "OVModelForCausalLM.from_pretrained() missing 1 required positional argument: 'model_id'",
+        "TypeError: OVWeightQuantizationConfig.__init__() got an unexpected keyword argument 'bitz'",
+    ],
+)
+def test_openvinos_own_class_and_module_names_name_openvino(line: str) -> None:
+    """Names that only OpenVINO's packages use (s25b) name OpenVINO in a line without a path or namespace."""
+    assert detect_families(line)[:1] == ["openvino"]
+
+
+def test_a_genai_pipeline_word_alone_is_not_enough() -> None:
+    """Text2ImagePipeline, WhisperPipeline... are medium signs: other libraries may name a class so."""
+    assert detect_families("Text2ImagePipeline finished") == []
+    assert detect_families("WhisperPipeline finished") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another package's DLL: the loader's sentence alone is any Python extension's (s25b)
+        (
+            "ImportError: DLL load failed while importing _quux_native: The specified module could not be "
+            "found.",
+            "openvino-s25b-python-dll-load-failed",
+        ),
+        # a "Required input ..." sentence of another tool is not the model server's request check
+        (
+            'RuntimeError: {NSLocalizedDescription = "Required input feature not passed to neural network."}',
+            "openvino-s25b-ovms-request-input-check",
+        ),
+        # a shape sentence without benchmark_app's own "-i" advice is not its image check
+        (
+            "ValueError: tensor (2, 5) is not compatible with input shape [2, 6]",
+            "openvino-s25b-benchmark-image-shape",
+        ),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s25b_entries(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    found = kb.answer(message)
+    assert not (found.confident and found.matches[0].entry.id == entry), found
