@@ -174,10 +174,13 @@ def test_the_log_scan_withholds_generic_wording_as_the_answer_does(
     kb: KnowledgeBase, line: str, withheld: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A log line and the same line given to ``explain`` get the same verdict: another tool's generic wording,
-    the tool unnamed, names no tool in the scan either (before, the scan reported it at the wording floor)."""
+    the tool unnamed, names no tool in the scan either (before, the scan reported it at the wording floor).
+    The scan's own floor for wording is lowered here, so that this rule is the one tested, whatever weights
+    the KB's other entries give these words."""
     import dumpscope.core.knowledge.scan as scan
 
     _without_plain_wording(kb, monkeypatch)
+    monkeypatch.setattr(scan, "LOG_WORDS_MIN", 10.0)
     log = ["INFO: step started"] * 5 + [line] + ["INFO: step done"] * 5
 
     def scanned() -> list[str]:
