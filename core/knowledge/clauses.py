@@ -388,6 +388,14 @@ _CALL_REF = (
     "include/external/acl/acl_base_rt.h (the codes)"
 )
 
+_NOT_AN_OP = (
+    r"(?:listed|below|above|found|detected|encountered|present|remaining|are|were|is|was|in|of|for|from|"
+    r"with|that|which|here|exist)\b"
+)
+"""English words that follow "Unsupported operators" in a sentence ("Unsupported operators listed below:",
+"... found in the graph"): after a space, not a colon, such a word is no op name."""
+
+
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -3130,7 +3138,7 @@ CLAUSES: tuple[Clause, ...] = (
         (ANY,),
         "nsupported",
         r"[Uu]nsupported (?i:ops?|operators?|operations?|layers?|primitives?|nodes?)\b(?: of type| types?)?"
-        r"(?:\s{0,4}[:=]\s{0,4}|\s{1,4})\[?'?(?P<op>[A-Za-z_][\w:./-]{0,100})",
+        r"(?:\s{0,4}[:=]\s{0,4}|\s{1,4}(?!" + _NOT_AN_OP + r"))\[?'?(?P<op>[A-Za-z_][\w:./-]{0,100})",
         _NOT_SUPPORTED_CAUSE,
         _NOT_SUPPORTED_FIX,
         "the tools' own wording: tf-coreml ('Unsupported Ops of type: ...'), RKNN, OpenVINO and the NPU "

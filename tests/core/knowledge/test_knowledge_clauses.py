@@ -571,3 +571,20 @@ def test_naming_the_call_yields_to_another_cards_clause(kb: KnowledgeBase) -> No
     )
     top = kb.lookup(text, top=1)[0]
     assert top.entry.id.endswith("+aclnn-max-dim"), top.entry.id
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Unsupported operators listed below:\n  - aten::zq_op(Tensor self) -> (Tensor)",
+        "Unsupported layers found: ZqOp",
+    ],
+)
+def test_the_not_supported_clause_takes_no_english_word_for_the_op(kb: KnowledgeBase, text: str) -> None:
+    """'Unsupported operators listed below' names no operator 'listed': a word of the sentence after a space
+    is no op name (a false sentence, 'listed is an operation this tool cannot convert', before), while an op
+    after a space or a colon still is."""
+    for m in kb.lookup(text):
+        assert ("op", "listed") not in m.captures and ("op", "found") not in m.captures
+    top = kb.lookup("E RKNN: Unsupported op ZqOp", top=1)[0]
+    assert top.entry.id.endswith("+operator-unsupported") and ("op", "ZqOp") in top.captures
