@@ -1655,6 +1655,215 @@ CLAUSES: tuple[Clause, ...] = (
         "Microsoft Win32 error codes: ERROR_MOD_NOT_FOUND (126)",
         "",
     ),
+    # --- Ascend: what an AscendCL/runtime code means for the call that returned it (hicann/runtime's API
+    # reference: each call's parameters and constraints; the codes' own cards say what the code is) ------
+    Clause(
+        "ascend-call-malloc-out-of-memory",
+        ("ascend",),
+        "malloc",
+        _ascend_call(_MALLOC_CALLS, r"207001|200000"),
+        "{call} returned {code}: the allocation itself failed. The memory it asks for (device memory; host "
+        "memory for a *Host call) has no free block of the requested size left: what this process already "
+        "holds counts (a framework's caching allocator, loaded models, earlier buffers never freed), and so "
+        "does what other processes hold on the same device.",
+        "Check the device's memory use at the moment of the failure (npu-smi info shows HBM use per chip and "
+        "the processes holding it); free buffers you no longer need (aclrtFree) and ask for less: a smaller "
+        "batch or sequence length, fewer models loaded at once. Under torch_npu, torch.npu.memory_summary() "
+        "shows what the caching allocator holds, and PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lowers "
+        "fragmentation.",
+        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc and its variants"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-malloc-invalid-argument",
+        ("ascend",),
+        "malloc",
+        _ascend_call(_MALLOC_CALLS, r"100000|107000"),
+        "{call} rejected its arguments ({code}) before allocating anything: its size may not be 0, the "
+        "devPtr it writes the address to may not be null, and its policy must be a single "
+        "aclrtMemMallocPolicy value (policies are not OR-ed together).",
+        "Print the size this {call} is given (a size computed from a shape can come out 0 for an empty "
+        "tensor: skip the allocation then) and pass the address of a pointer variable and one "
+        "ACL_MEM_MALLOC_* policy.",
+        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc: size not 0, one policy"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-memcpy-invalid-argument",
+        ("ascend",),
+        "memcpy",
+        _ascend_call(r"aclrtMemcpy(?:Async|2d|2dAsync)?|rtMemcpy(?:Async)?", r"100000|107000"),
+        "{call} rejected the copy ({code}): the runtime checks that count is not larger than destMax (the "
+        "destination's size) and works out the copy's direction from the two pointers themselves, so a "
+        "null or freed pointer, an address it does not know (a host address where a device one is "
+        "expected, memory of another device) or a kind that contradicts the pointers fails this check.",
+        "Check the {call} arguments in order: count <= destMax, dst and src allocated with aclrtMalloc "
+        "(device) or aclrtMallocHost/malloc (host) and not freed yet, the kind matching where each pointer "
+        "lives; "
+        "between two devices, call aclrtDeviceCanAccessPeer and aclrtDeviceEnablePeerAccess first.",
+        _CALL_REF.format(
+            "11-03_memory_copy_and_set.md", "aclrtMemcpy/aclrtMemcpyAsync: dst, destMax, src, count, kind"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-synchronize-task-failed",
+        ("ascend",),
+        "synchron",
+        _ascend_call(
+            r"aclrtSynchronize(?:Stream|Device|Event)(?:WithTimeout)?|rt(?:Stream|Device|Event)Synchronize\w{0,20}",
+            r"5070(?:1[0-8]|3[4-6])",
+        ),
+        "{call} only waits for work launched before it: {code} is the failure of a task that ran earlier "
+        "on that stream or device (an operator's kernel on the AI Core or AI CPU, a copy), reported here "
+        "because launching is asynchronous: the call that launched it had already returned success.",
+        "Find the task that failed: the runtime's error lines printed before this one (an 'aicore exception' "
+        "or EZ9999/EE lines name the kernel and the stream); under torch_npu run with "
+        "ASCEND_LAUNCH_BLOCKING=1 so the failing operator itself reports the error; in your own code, "
+        "synchronize after each launch while you look for it.",
+        _CALL_REF.format(
+            "06_stream_management.md", "aclrtSynchronizeStream: blocks until all tasks of the stream are done"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-set-device-id",
+        ("ascend",),
+        "setdevice",
+        _ascend_call(r"aclrtSetDevice|rtSetDevice", r"107001|100000|107000"),
+        "{call} was given a device id ({code}) outside the devices this process can see: ids run from 0 to "
+        "aclrtGetDeviceCount() - 1, and ASCEND_RT_VISIBLE_DEVICES (or a container that maps only some "
+        "chips) renumbers the visible ones from 0.",
+        "Print the id passed to {call} and the device count (npu-smi info lists the chips; with "
+        "ASCEND_RT_VISIBLE_DEVICES=4,5 they are devices 0 and 1 to the process); in distributed jobs set the "
+        "device from the local rank, not the global one.",
+        _CALL_REF.format("04_device_management.md", "aclrtSetDevice: deviceId in [0, device count - 1]"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-create-stream-limit",
+        ("ascend",),
+        "stream",
+        _ascend_call(r"aclrtCreateStream(?:WithConfig)?|rtStreamCreate\w{0,20}", r"207008|207005"),
+        "{call} found no stream left to create ({code}): a device has a fixed number of streams (1984 on "
+        "Atlas A2/A3 and Ascend 950, 1024 on Atlas inference cards, 512 on Atlas 200I/500 A2), the default "
+        "streams of each context included, and streams created and never destroyed count against it.",
+        "Destroy streams you no longer use (aclrtDestroyStream) and reuse a few streams instead of creating "
+        "one per request or per step; if several processes share the device, create their streams in "
+        "batches.",
+        _CALL_REF.format("06_stream_management.md", "aclrtCreateStream: the number of streams per device"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-create-event-limit",
+        ("ascend",),
+        "event",
+        _ascend_call(r"aclrtCreateEvent\w{0,20}|rtEventCreate\w{0,20}", r"207007|207005"),
+        "{call} found no event resource left ({code}): the device's events are a limited resource and "
+        "every event created and never destroyed keeps one.",
+        "Destroy events when done with them (aclrtDestroyEvent), reuse events instead of creating one per "
+        "step, and look for a loop that creates an event each iteration.",
+        _CALL_REF.format("07_event_management.md", "aclrtCreateEvent"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-load",
+        ("ascend",),
+        "aclmdlload",
+        _ascend_call(r"aclmdlLoad\w{0,30}", r"100003|100005|100006|100012|100013|100014|100015"),
+        "{call} could not read or parse the offline model ({code}): the path or memory does not hold a "
+        "complete .om file, or the .om was built by atc for another SoC or another CANN release than the "
+        "one that loads it.",
+        "Check the path and size of the .om file, then rebuild it with atc on the CANN version you run it "
+        "with and --soc_version set to the chip npu-smi info reports.",
+        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlLoadFromFile/aclmdlLoadFromMem"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-execute-dataset",
+        ("ascend",),
+        "aclmdlexecute",
+        _ascend_call(r"aclmdlExecute\w{0,20}", r"100000|100017|100018|107000"),
+        "{call} rejected the datasets it was given ({code}): the input (or output) aclmdlDataset must hold "
+        "one buffer per model input (output), in order, each at least the size the model expects; a model "
+        "with dynamic dimensions also needs its dynamic batch, image size or dims set for this run.",
+        "Build the datasets from the model description: aclmdlGetNumInputs/aclmdlGetNumOutputs buffers, each "
+        "of aclmdlGetInputSizeByIndex/aclmdlGetOutputSizeByIndex bytes; for a dynamic model call "
+        "aclmdlSetDynamicBatchSize, aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims before {call}.",
+        _CALL_REF.format(
+            "15_model_running_instance_management.md", "aclmdlExecute: input and output datasets"
+        ),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-model-execute-task-failed",
+        ("ascend",),
+        "aclmdlexecute",
+        _ascend_call(r"aclmdlExecute\w{0,20}", r"5070(?:1[0-8]|3[4-6])"),
+        "{call} accepted the model's inputs, and then one of the model's tasks failed on the device while "
+        "it ran ({code}): an operator of the model (AI Core or AI CPU kernel) met an exception or timed out.",
+        "Read the runtime's error lines printed before this one: they name the operator and the stream; "
+        "check the input data fed to the model (values and sizes the model was built for) and, if the "
+        "model runs with one input set and fails with another, dump that operator's inputs.",
+        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlExecute"),
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-op-compile",
+        ("ascend",),
+        "aclopcompile",
+        _ascend_call(r"aclopCompile\w{0,30}", r"100024|500002|100026|100027"),
+        "{call} found no way to build this single operator ({code}): no operator of that type in the "
+        "operator library this process reads, or none for the data types and formats of the inputs it was "
+        "given.",
+        "Check the operator type as the library spells it and that ASCEND_OPP_PATH points at the opp of the "
+        "CANN version you run (set_env.sh sets it); then the input data types and formats against the "
+        "operator's specification.",
+        "hicann/runtime: include/external/acl/acl_base_rt.h (ACL_ERROR_OP_NOT_FOUND, "
+        "ACL_ERROR_UNSUPPORTED_DATA_TYPE, ACL_ERROR_FORMAT_NOT_MATCH, ACL_ERROR_GE_FAILURE); CANN AscendCL "
+        "API reference 'aclopCompile'",
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-returned",
+        ("ascend",),
+        "acl",
+        _ascend_call(_ACL_CALL, r"[12]\d{5}"),
+        "{call} returned {code}: the call itself refused or failed (its arguments, the state it needs set up "
+        "before it, or a resource it asks for). {card}",
+        "{card_fix} The page of {call} in the CANN AscendCL API reference lists the arguments it takes and "
+        "their constraints (ranges, which device, context or stream they must belong to, what must be "
+        "called before it): compare what this call passed with them.",
+        _CALL_ANY,
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-returned-internal",
+        ("ascend",),
+        "acl",
+        _ascend_call(_ACL_CALL, r"5\d{5}"),
+        "{call} returned {code}, an internal or device-side failure: it may be this call's own, or the "
+        "failure of a task launched before it (a kernel or a copy) that the runtime reports at the next call "
+        "that uses or waits for the stream. {card}",
+        "{card_fix} If {call} does not itself run work on the device, look for the task that failed in the "
+        "error lines printed before it (under torch_npu, ASCEND_LAUNCH_BLOCKING=1 makes the failing launch "
+        "report itself).",
+        _CALL_ANY,
+        "",
+        CALL,
+    ),
     # --- onnxruntime's QNN execution provider: why an op builder refused a node (its IsOpSupported /
     # ProcessInputs reasons, ORT_RETURN_IF / ORT_RETURN_IF_NOT wording); they answer the envelope of QNN EP's
     # "<OpType> node `<name>` is not supported: <reason>" warning and a family card that reads such a
@@ -4793,215 +5002,6 @@ CLAUSES: tuple[Clause, ...] = (
         "per type)",
         "",
         REASON,
-    ),
-    # --- Ascend: what an AscendCL/runtime code means for the call that returned it (hicann/runtime's API
-    # reference: each call's parameters and constraints; the codes' own cards say what the code is) ------
-    Clause(
-        "ascend-call-malloc-out-of-memory",
-        ("ascend",),
-        "malloc",
-        _ascend_call(_MALLOC_CALLS, r"207001|200000"),
-        "{call} returned {code}: the allocation itself failed. The memory it asks for (device memory; host "
-        "memory for a *Host call) has no free block of the requested size left: what this process already "
-        "holds counts (a framework's caching allocator, loaded models, earlier buffers never freed), and so "
-        "does what other processes hold on the same device.",
-        "Check the device's memory use at the moment of the failure (npu-smi info shows HBM use per chip and "
-        "the processes holding it); free buffers you no longer need (aclrtFree) and ask for less: a smaller "
-        "batch or sequence length, fewer models loaded at once. Under torch_npu, torch.npu.memory_summary() "
-        "shows what the caching allocator holds, and PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lowers "
-        "fragmentation.",
-        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc and its variants"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-malloc-invalid-argument",
-        ("ascend",),
-        "malloc",
-        _ascend_call(_MALLOC_CALLS, r"100000|107000"),
-        "{call} rejected its arguments ({code}) before allocating anything: its size may not be 0, the "
-        "devPtr it writes the address to may not be null, and its policy must be a single "
-        "aclrtMemMallocPolicy value (policies are not OR-ed together).",
-        "Print the size this {call} is given (a size computed from a shape can come out 0 for an empty "
-        "tensor: skip the allocation then) and pass the address of a pointer variable and one "
-        "ACL_MEM_MALLOC_* policy.",
-        _CALL_REF.format("11-01_device_memory_malloc_and_free.md", "aclrtMalloc: size not 0, one policy"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-memcpy-invalid-argument",
-        ("ascend",),
-        "memcpy",
-        _ascend_call(r"aclrtMemcpy(?:Async|2d|2dAsync)?|rtMemcpy(?:Async)?", r"100000|107000"),
-        "{call} rejected the copy ({code}): the runtime checks that count is not larger than destMax (the "
-        "destination's size) and works out the copy's direction from the two pointers themselves, so a "
-        "null or freed pointer, an address it does not know (a host address where a device one is "
-        "expected, memory of another device) or a kind that contradicts the pointers fails this check.",
-        "Check the {call} arguments in order: count <= destMax, dst and src allocated with aclrtMalloc "
-        "(device) or aclrtMallocHost/malloc (host) and not freed yet, the kind matching where each pointer "
-        "lives; "
-        "between two devices, call aclrtDeviceCanAccessPeer and aclrtDeviceEnablePeerAccess first.",
-        _CALL_REF.format(
-            "11-03_memory_copy_and_set.md", "aclrtMemcpy/aclrtMemcpyAsync: dst, destMax, src, count, kind"
-        ),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-synchronize-task-failed",
-        ("ascend",),
-        "synchron",
-        _ascend_call(
-            r"aclrtSynchronize(?:Stream|Device|Event)(?:WithTimeout)?|rt(?:Stream|Device|Event)Synchronize\w{0,20}",
-            r"5070(?:1[0-8]|3[4-6])",
-        ),
-        "{call} only waits for work launched before it: {code} is the failure of a task that ran earlier "
-        "on that stream or device (an operator's kernel on the AI Core or AI CPU, a copy), reported here "
-        "because launching is asynchronous: the call that launched it had already returned success.",
-        "Find the task that failed: the runtime's error lines printed before this one (an 'aicore exception' "
-        "or EZ9999/EE lines name the kernel and the stream); under torch_npu run with "
-        "ASCEND_LAUNCH_BLOCKING=1 so the failing operator itself reports the error; in your own code, "
-        "synchronize after each launch while you look for it.",
-        _CALL_REF.format(
-            "06_stream_management.md", "aclrtSynchronizeStream: blocks until all tasks of the stream are done"
-        ),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-set-device-id",
-        ("ascend",),
-        "setdevice",
-        _ascend_call(r"aclrtSetDevice|rtSetDevice", r"107001|100000|107000"),
-        "{call} was given a device id ({code}) outside the devices this process can see: ids run from 0 to "
-        "aclrtGetDeviceCount() - 1, and ASCEND_RT_VISIBLE_DEVICES (or a container that maps only some "
-        "chips) renumbers the visible ones from 0.",
-        "Print the id passed to {call} and the device count (npu-smi info lists the chips; with "
-        "ASCEND_RT_VISIBLE_DEVICES=4,5 they are devices 0 and 1 to the process); in distributed jobs set the "
-        "device from the local rank, not the global one.",
-        _CALL_REF.format("04_device_management.md", "aclrtSetDevice: deviceId in [0, device count - 1]"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-create-stream-limit",
-        ("ascend",),
-        "stream",
-        _ascend_call(r"aclrtCreateStream(?:WithConfig)?|rtStreamCreate\w{0,20}", r"207008|207005"),
-        "{call} found no stream left to create ({code}): a device has a fixed number of streams (1984 on "
-        "Atlas A2/A3 and Ascend 950, 1024 on Atlas inference cards, 512 on Atlas 200I/500 A2), the default "
-        "streams of each context included, and streams created and never destroyed count against it.",
-        "Destroy streams you no longer use (aclrtDestroyStream) and reuse a few streams instead of creating "
-        "one per request or per step; if several processes share the device, create their streams in "
-        "batches.",
-        _CALL_REF.format("06_stream_management.md", "aclrtCreateStream: the number of streams per device"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-create-event-limit",
-        ("ascend",),
-        "event",
-        _ascend_call(r"aclrtCreateEvent\w{0,20}|rtEventCreate\w{0,20}", r"207007|207005"),
-        "{call} found no event resource left ({code}): the device's events are a limited resource and "
-        "every event created and never destroyed keeps one.",
-        "Destroy events when done with them (aclrtDestroyEvent), reuse events instead of creating one per "
-        "step, and look for a loop that creates an event each iteration.",
-        _CALL_REF.format("07_event_management.md", "aclrtCreateEvent"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-model-load",
-        ("ascend",),
-        "aclmdlload",
-        _ascend_call(r"aclmdlLoad\w{0,30}", r"100003|100005|100006|100012|100013|100014|100015"),
-        "{call} could not read or parse the offline model ({code}): the path or memory does not hold a "
-        "complete .om file, or the .om was built by atc for another SoC or another CANN release than the "
-        "one that loads it.",
-        "Check the path and size of the .om file, then rebuild it with atc on the CANN version you run it "
-        "with and --soc_version set to the chip npu-smi info reports.",
-        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlLoadFromFile/aclmdlLoadFromMem"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-model-execute-dataset",
-        ("ascend",),
-        "aclmdlexecute",
-        _ascend_call(r"aclmdlExecute\w{0,20}", r"100000|100017|100018|107000"),
-        "{call} rejected the datasets it was given ({code}): the input (or output) aclmdlDataset must hold "
-        "one buffer per model input (output), in order, each at least the size the model expects; a model "
-        "with dynamic dimensions also needs its dynamic batch, image size or dims set for this run.",
-        "Build the datasets from the model description: aclmdlGetNumInputs/aclmdlGetNumOutputs buffers, each "
-        "of aclmdlGetInputSizeByIndex/aclmdlGetOutputSizeByIndex bytes; for a dynamic model call "
-        "aclmdlSetDynamicBatchSize, aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims before {call}.",
-        _CALL_REF.format(
-            "15_model_running_instance_management.md", "aclmdlExecute: input and output datasets"
-        ),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-model-execute-task-failed",
-        ("ascend",),
-        "aclmdlexecute",
-        _ascend_call(r"aclmdlExecute\w{0,20}", r"5070(?:1[0-8]|3[4-6])"),
-        "{call} accepted the model's inputs, and then one of the model's tasks failed on the device while "
-        "it ran ({code}): an operator of the model (AI Core or AI CPU kernel) met an exception or timed out.",
-        "Read the runtime's error lines printed before this one: they name the operator and the stream; "
-        "check the input data fed to the model (values and sizes the model was built for) and, if the "
-        "model runs with one input set and fails with another, dump that operator's inputs.",
-        _CALL_REF.format("15_model_running_instance_management.md", "aclmdlExecute"),
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-op-compile",
-        ("ascend",),
-        "aclopcompile",
-        _ascend_call(r"aclopCompile\w{0,30}", r"100024|500002|100026|100027"),
-        "{call} found no way to build this single operator ({code}): no operator of that type in the "
-        "operator library this process reads, or none for the data types and formats of the inputs it was "
-        "given.",
-        "Check the operator type as the library spells it and that ASCEND_OPP_PATH points at the opp of the "
-        "CANN version you run (set_env.sh sets it); then the input data types and formats against the "
-        "operator's specification.",
-        "hicann/runtime: include/external/acl/acl_base_rt.h (ACL_ERROR_OP_NOT_FOUND, "
-        "ACL_ERROR_UNSUPPORTED_DATA_TYPE, ACL_ERROR_FORMAT_NOT_MATCH, ACL_ERROR_GE_FAILURE); CANN AscendCL "
-        "API reference 'aclopCompile'",
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-returned",
-        ("ascend",),
-        "acl",
-        _ascend_call(_ACL_CALL, r"[12]\d{5}"),
-        "{call} returned {code}: the call itself refused or failed (its arguments, the state it needs set up "
-        "before it, or a resource it asks for). {card}",
-        "{card_fix} The page of {call} in the CANN AscendCL API reference lists the arguments it takes and "
-        "their constraints (ranges, which device, context or stream they must belong to, what must be "
-        "called before it): compare what this call passed with them.",
-        _CALL_ANY,
-        "",
-        CALL,
-    ),
-    Clause(
-        "ascend-call-returned-internal",
-        ("ascend",),
-        "acl",
-        _ascend_call(_ACL_CALL, r"5\d{5}"),
-        "{call} returned {code}, an internal or device-side failure: it may be this call's own, or the "
-        "failure of a task launched before it (a kernel or a copy) that the runtime reports at the next call "
-        "that uses or waits for the stream. {card}",
-        "{card_fix} If {call} does not itself run work on the device, look for the task that failed in the "
-        "error lines printed before it (under torch_npu, ASCEND_LAUNCH_BLOCKING=1 makes the failing launch "
-        "report itself).",
-        _CALL_ANY,
-        "",
-        CALL,
     ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""

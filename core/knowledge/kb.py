@@ -1563,8 +1563,13 @@ def _best_specific(matches: list[Match], reasons: tuple[str, ...], cards: bool =
 
 
 def _of_another_code(m: Match) -> bool:
-    """``m``'s entry is one of codes none of which the message prints, while it prints codes of its own."""
-    return bool(m.entry.keys and m.codes) and not set(m.entry.keys).intersection(m.codes)
+    """``m``'s entry is one of AscendCL return codes (``acl:``) none of which the message prints, while it
+    prints one of its own: a call returns one aclError, so an entry of another states another failure.  Other
+    schemes do not exclude each other so: RKNN's ``ret=-1`` (RKNN_ERR_FAIL) follows the -6 of an invalid
+    model, Ascend's E19010 is printed as EZ9010 too."""
+    own = {k for k in m.entry.keys if k.startswith("acl:")}
+    printed = {k for k in m.codes if k.startswith("acl:")}
+    return bool(own and printed) and not own & printed
 
 
 def _under(m: Match, score: float) -> Match:

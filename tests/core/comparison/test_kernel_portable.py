@@ -38,7 +38,7 @@ KL = "kullback_leibler_divergence"
 def _flags() -> list[str]:
     """The compile flags pyproject.toml builds the kernel with."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
-    [ext] = project["tool"]["setuptools"]["ext-modules"]
+    [ext] = [e for e in project["tool"]["setuptools"]["ext-modules"] if e["name"].endswith("._kernel")]
     return list(ext["extra-compile-args"])
 
 
