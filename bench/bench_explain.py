@@ -322,9 +322,9 @@ def main() -> None:
                 rx.search(line)
         naive_s = (time.perf_counter() - t0) * (size / slice_bytes)
 
-    from dumpscope.core.knowledge import scan
+    from dumpscope.core.knowledge import finder
 
-    compiled = "compiled prefilter" if scan._prefilter is not None else "bytes.find per cue (not compiled)"
+    compiled = "compiled finder" if finder.compiled is not None else "bytes.find per cue (not compiled)"
     print(f"baseline `for line in f: pass`: {mb / read_s:.0f} MB/s")
     print(f"baseline naive every-pattern-every-line (2 MB slice, extrapolated): {mb / naive_s:.2f} MB/s")
     print(
