@@ -1097,6 +1097,14 @@ _TFLITE: Markers = (
     ("libhexagon_interface", STRONG),
     ("libhexagon_skel", STRONG),
     ("libhexagon_nn_skel", STRONG),
+    # s26h: MediaPipe's framework, the graph runner of MediaPipe Tasks and LLM Inference (run on TFLite /
+    # LiteRT; the eval set files its messages under tflite): its package name, its graph validation's own
+    # prefix and the calculator graph's source file and class (mediapipe/framework/validated_graph_config.cc
+    # "ValidatedGraphConfig Initialization failed.", calculator_graph.cc "CalculatorGraph::Run() failed").
+    ("mediapipe", MEDIUM),
+    ("validatedgraphconfig", STRONG),
+    ("calculator_graph.cc", STRONG),
+    ("calculatorgraph::", STRONG),
 )
 
 # MNN, from alibaba/MNN:
