@@ -297,6 +297,9 @@ _TENSORRT: Markers = (
     # Context] - ": core/util/logging/TorchTRTLogger.cpp, core/conversion/conversionctx) and its package
     ("[torch-tensorrt", STRONG),
     ("torch_tensorrt", STRONG),
+    # torch2trt (NVIDIA-AI-IOT), the PyTorch-to-TensorRT converter of the Jetson examples: its package name
+    # in paths and imports ("torch2trt/converters/Linear.py", "from torch2trt import torch2trt").
+    ("torch2trt", STRONG),
     # Branch s19d: DeepStream's Gst-nvinfer, the TensorRT inference element of NVIDIA's video pipelines: its
     # context's log prefix and statuses ("NvDsInferContext[UID 1]: Error in NvDsInferContextImpl::buildModel()
     # <nvdsinfer_context_impl.cpp:1934>", "NvDsInfer Error: NVDSINFER_CONFIG_FAILED": sources/libs/nvdsinfer,
@@ -1094,6 +1097,14 @@ _TFLITE: Markers = (
     ("libhexagon_interface", STRONG),
     ("libhexagon_skel", STRONG),
     ("libhexagon_nn_skel", STRONG),
+    # s26h: MediaPipe's framework, the graph runner of MediaPipe Tasks and LLM Inference (run on TFLite /
+    # LiteRT; the eval set files its messages under tflite): its package name, its graph validation's own
+    # prefix and the calculator graph's source file and class (mediapipe/framework/validated_graph_config.cc
+    # "ValidatedGraphConfig Initialization failed.", calculator_graph.cc "CalculatorGraph::Run() failed").
+    ("mediapipe", MEDIUM),
+    ("validatedgraphconfig", STRONG),
+    ("calculator_graph.cc", STRONG),
+    ("calculatorgraph::", STRONG),
 )
 
 # MNN, from alibaba/MNN:

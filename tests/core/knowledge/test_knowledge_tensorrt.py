@@ -1649,3 +1649,61 @@ def test_the_demo_build_failure_answers_after_the_tensorrt_error_printed_above_i
     ranked = [m.entry.id for m in kb.lookup(text, top=3)]
     assert ranked[0] == "tensorrt-s24g-cublaslt-init-failed"
     assert "tensorrt-s24g-demo-engine-build-command-failed" in ranked[1:]
+
+
+# ---- s26h: torch2trt (NVIDIA-AI-IOT): its converters' own texts (torch2trt/converters/
+# unimplemented_converters.py, torch2trt/torch2trt.py, torch2trt/misc_utils.py), made-up ops and values ----
+
+TORCH2TRT_CASES = [
+    (
+        "Warning: Encountered known unsupported method torch.Tensor.new_zeros",
+        "tensorrt-torch2trt-unsupported-method",
+        "torch.Tensor.new_zeros",
+    ),
+    (
+        '  File "/opt/torch2trt/torch2trt/converters/Conv.py", line 30, in convert_Conv\n'
+        "    layer = ctx.network.add_convolution_nd(input=input._trt, num_output_maps=out_channels,\n"
+        "AttributeError: 'Tensor' object has no attribute '_trt'",
+        "tensorrt-torch2trt-no-trt-tensor",
+        "add_missing_trt_tensors",
+    ),
+    (
+        "TypeError: torch.float64 is not supported by tensorrt",
+        "tensorrt-torch2trt-dtype-not-supported",
+        "torch.float64",
+    ),
+    (
+        "ValueError: Dataset must have at least one element to use for inference.",
+        "tensorrt-torch2trt-empty-dataset",
+        "int8_calib_dataset",
+    ),
+    (
+        "ValueError: Dataset cannot have multiple shapes when using DLA",
+        "tensorrt-torch2trt-dla-multiple-shapes",
+        "DLA",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry_id", "named"), TORCH2TRT_CASES)
+def test_torch2trt_texts_are_answered_by_their_entry(
+    kb: KnowledgeBase, message: str, entry_id: str, named: str
+) -> None:
+    """Each torch2trt text is answered first by its own entry, confidently, as TensorRT's, and the answer
+    names what the message or the fix is about."""
+    found = kb.answer(message, top=3)
+    assert found.confident
+    top = found.matches[0]
+    assert (top.entry.id, top.entry.family) == (entry_id, "tensorrt")
+    assert named in f"{top.cause} {top.fix}"
+
+
+def test_torch2trt_s_package_path_marks_tensorrt(kb: KnowledgeBase) -> None:
+    """A Python error raised inside a torch2trt converter, with no TensorRT word in it but the package's
+    path, is told to be TensorRT's (torch2trt builds TensorRT networks)."""
+    text = (
+        '  File "/home/u/torch2trt/torch2trt/converters/getitem.py", line 51, in convert_tensor_getitem\n'
+        "    output_trt = ctx.network.add_slice(input_trt, starts, sizes, strides).get_output(0)\n"
+        "IndexError: tuple index out of range"
+    )
+    assert kb.lookup(text, top=1)[0].entry.family == "tensorrt"

@@ -586,3 +586,54 @@ def test_tflite_ensure_eq_names_the_check_and_its_values(kb: KnowledgeBase) -> N
     # a dims check: s25e's shape class reads it (the catch-all tflite-ensure-eq is a scheme entry under it)
     assert top.entry.id == "tflite-s25e-kernel-check-shape", top.entry.id
     assert_advice(top, ("kernels/concatenation.cc", "t->dims->data[d]", "7 against 9"))
+
+
+# ---- s26h: MediaPipe's framework (google-ai-edge/mediapipe: validated_graph_config.cc, calculator_node.cc,
+# the GPU calculators under MEDIAPIPE_DISABLE_GPU), with made-up calculator and node names ----
+
+MEDIAPIPE_CASES = [
+    (
+        "NotImplementedError: ValidatedGraphConfig Initialization failed.\n"
+        "ImageCloneCalculator: GPU processing is disabled in build flags",
+        "tflite-s26h-mediapipe-gpu-disabled",
+        "ImageCloneCalculator",
+    ),
+    (
+        "F0000 00:00:1739782582.369034  548617 calculator_graph.cc:157] Non-OK-status: Initialize(std::move"
+        "(config)) status: NOT_FOUND: ValidatedGraphConfig Initialization failed.\n"
+        'No registered object with name: HandRendererCpu; Unable to find Calculator "HandRendererCpu"',
+        "tflite-s26h-mediapipe-calculator-not-registered",
+        "HandRendererCpu",
+    ),
+    (
+        "RuntimeError: ValidatedGraphConfig Initialization failed.",
+        "tflite-s26h-mediapipe-graph-config-invalid",
+        "not pasted",
+    ),
+    (
+        'INTERNAL: CalculatorGraph::Run() failed: Calculator::Process() for node "facedetector__Inference" '
+        "failed: input tensor size does not match the model",
+        "tflite-s26h-mediapipe-calculator-open-failed",
+        "facedetector__Inference",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry_id", "named"), MEDIAPIPE_CASES)
+def test_mediapipe_graph_failures_are_answered_at_their_cause(
+    kb: KnowledgeBase, message: str, entry_id: str, named: str
+) -> None:
+    """The inner line (a calculator's own failure) answers before the graph's envelope, confidently, and the
+    answer names the calculator or node, or says the reason was not pasted."""
+    found = kb.answer(message, top=3)
+    assert found.confident
+    top = found.matches[0]
+    assert (top.entry.id, top.entry.family) == (entry_id, "tflite")
+    assert named in f"{top.cause} {top.fix}"
+
+
+def test_mediapipe_s_node_failure_reads_its_reason_without_a_doubled_stop(kb: KnowledgeBase) -> None:
+    message = 'Calculator::Open() for node "llm_resource" failed: Unsupported model signature.'
+    top = kb.lookup(message, top=1)[0]
+    assert "giving the reason: Unsupported model signature. " in top.cause
+    assert ".." not in top.cause
