@@ -1105,6 +1105,11 @@ _TFLITE: Markers = (
     ("validatedgraphconfig", STRONG),
     ("calculator_graph.cc", STRONG),
     ("calculatorgraph::", STRONG),
+    # s26h: the Python interpreter's native constructors (tensorflow/lite/python/interpreter_wrapper/
+    # interpreter_wrapper_pybind11.cc: CreateWrapperFromFile / CreateWrapperFromBuffer, which
+    # tf.lite.Interpreter, ai_edge_litert and ai-edge-torch's exported models call), named in their errors.
+    ("createwrapperfrombuffer", STRONG),
+    ("createwrapperfromfile", STRONG),
 )
 
 # MNN, from alibaba/MNN:
@@ -1743,6 +1748,14 @@ _AXERA: Markers = (
     ("ax_engine", STRONG),
     # the Axera BSP's proc files (/proc/ax_proc/mem_cmm_info, /proc/ax_proc/logctl...), read by its runtime
     ("/proc/ax_proc", STRONG),
+    # s26h: Pulsar v1, Pulsar2's predecessor, whose log lines name its Python packages ("<frozen
+    # super_pulsar.model_executor>", "neuwizard", the "pulsar build" command: AXera-Tech's super_pulsar docs),
+    # and the BSP's syslog configuration file its runtime looks for ("NOT find file = '/etc/ax_syslog.conf'";
+    # the whole path: "ax_syslog" alone is inside other tools' "max_syslog").
+    ("super_pulsar", STRONG),
+    ("neuwizard", STRONG),
+    ("[pulsar build]", STRONG),
+    ("/etc/ax_syslog.conf", STRONG),
 )
 _NXP_EIQ: Markers = (
     ("neutron_converter", STRONG),
