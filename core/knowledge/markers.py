@@ -125,6 +125,18 @@ _ASCEND: Markers = (
     ("mxbase", STRONG),
     ("mxstreammanager", STRONG),
     ("mxvision", STRONG),
+    # Branch s26c: npu-smi's two DCMI start-up failures (the driver's npu_smi.c handle_dcmi_initialization:
+    # "dcmi model initialized failed, because the device is used. ret is %d", "dcmi module initialize failed.
+    # ret is %d"), CANN's operator API library that torch_npu's op-plugin opens
+    # (op_plugin/utils/op_api_common.h GetOpApiLibName: "libopapi.so"; only CANN ships it), and the file name
+    # torch_npu's C++ messages carry
+    # for their source location (its build reports __FILE__ as CMake's "compiler_depend.ts": "[W
+    # compiler_depend.ts:387] Warning: ...", "<func>:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218
+    # ..."): a CMake file name another CMake-built library could print, so medium.
+    ("dcmi model initialized failed", STRONG),
+    ("dcmi module initialize failed", STRONG),
+    ("libopapi", STRONG),
+    ("compiler_depend.ts:", MEDIUM),
 )
 
 _RKNN: Markers = (

@@ -1261,3 +1261,155 @@ def test_a_torch_npu_check_answers_before_its_err_code_and_keeps_it(kb: Knowledg
     }
     assert "torch_npu:ERR01002" in ranked[0].codes
     assert "torch-npu-ERR01002" in [m.entry.id for m in ranked[1:]]
+
+
+# ---- s26c: Ascend set-up and load failures read from the vendors' sources ----
+#
+# torch_npu's import-time checks (Ascend/pytorch torch_npu/__init__.py, _init/core/module_loader.py,
+# _init/registry/registry_manager.py, _init/registry/backend.py, csrc/core/npu/NpuVariables.cpp), op-plugin's
+# operator-library lookup (Ascend/op-plugin op_plugin/utils/op_api_common.cpp) and its npu:: operators, GE's
+# model-load chip check and platform lookup (hicann/ge base/common/helper/om_file_helper.cc, model_helper.cc),
+# GE's device allocator (runtime/v2/kernel/memory/device/device_allocator.cc) and npu-smi's DCMI start-up
+# (the driver's npu_smi.c, dcmi_interface_api.h).  Names and values are made up.
+
+S26C_CASES = [
+    (
+        "Exception: ASCEND_OPP_PATH : /opt/zq/cann/opp does not exist. Please check whether the opp "
+        "package has been installed. If exist, please run 'source set_env.sh' in the CANN installation path.",
+        "torch-npu-s26c-cann-env-path-missing",
+        {"env": "OPP", "path": "/opt/zq/cann/opp"},
+    ),
+    (
+        "Exception: ASCEND_OPP_PATH environment variable is not set. Please check whether the opp "
+        "package has been installed.",
+        "torch-npu-s26c-cann-env-unset",
+        {"env": "OPP"},
+    ),
+    (
+        "ImportError: libhccl.so: cannot open shared object file: No such file or directory. Please "
+        "check that the compiler package is installed. Please run 'source set_env.sh' in the CANN "
+        "installation path.",
+        "torch-npu-s26c-cann-lib-not-loaded",
+        {"lib": "hccl", "pkg": "compiler"},
+    ),
+    (
+        "RuntimeError: Two accelerators cannot be used at the same time in PyTorch: npu and xpu. You can "
+        "install the cpu version of PyTorch to use your npu device",
+        "torch-npu-s26c-two-accelerators",
+        {"value": "xpu"},
+    ),
+    (
+        "Warning: CANN package version 6.0.RC1 and PyTorch version 1.11.0.post9 do not match.",
+        "torch-npu-s26c-cann-pytorch-version-mismatch",
+        {"value": "6.0.RC1", "version": "1.11.0.post9"},
+    ),
+    ("RuntimeError: Unsupported soc version: Ascend910 9999", "torch-npu-s26c-unsupported-soc", {}),
+    (
+        "RuntimeError: aclnnZqAttention or aclnnZqAttentionGetWorkspaceSize not in libopapi.so, or "
+        "libopapi.sonot found." + PTA + "ERR01004 OPS invalid pointer",
+        "torch-npu-s26c-opapi-symbol-missing",
+        {"op": "aclnnZqAttention", "lib": "libopapi.so"},
+    ),
+    (
+        "NotImplementedError: Could not run 'npu::npu_zq_rope' with arguments from the 'CPU' backend. This "
+        "could be because the operator doesn't exist for this backend",
+        "torch-npu-s26c-npu-op-on-cpu-tensor",
+        {"op": "npu_zq_rope", "backend": "CPU"},
+    ),
+    ("AttributeError: module 'torch' has no attribute 'npu'", "torch-npu-s26c-torch-npu-not-imported", {}),
+    (
+        "[ERROR] GE(4321,zq):2026-11-30-10:00:00.000.000 [om_file_helper.cc:284]4321 "
+        "CheckModelCompatibility: Model soc version[Ascend310B1] is not support in this device",
+        "ascend-s26c-om-soc-mismatch",
+        {"value": "Ascend310B1"},
+    ),
+    (
+        "Unable to get platform info of soc_version: Ascend999Z.",
+        "ascend-s26c-platform-info-soc",
+        {"value": "Ascend999Z"},
+    ),
+    (
+        "Call aclrtMalloc fail, purpose: page caching, type = 2, size:1234567890, device_id:3",
+        "ascend-s26c-ge-device-malloc-failed",
+        {"purpose": "page caching", "size": "1234567890", "device": "3"},
+    ),
+    (
+        "Call rtMalloc fail, purpose:zq weights, size:4096, device_id:0",
+        "ascend-s26c-ge-device-malloc-failed",
+        {"purpose": "zq weights", "size": "4096", "device": "0"},
+    ),
+    (
+        "dcmi model initialized failed, because the device is used. ret is -8020",
+        "ascend-s26c-dcmi-device-in-use",
+        {"value": "-8020"},
+    ),
+    ("dcmi module initialize failed. ret is -8008", "ascend-s26c-dcmi-init-failed", {"value": "-8008"}),
+    ("npu get board type failed. ret is -9001", "ascend-s26c-npu-smi-board-type", {"value": "-9001"}),
+    (
+        "Failed to open device, retCode=0x7020010, deviceId=5."
+        "[FUNC:InitRawDriver][FILE:raw_device.cc][LINE:1]",
+        "ascend-s26c-runtime-open-device-failed",
+        {"value": "0x7020010", "device": "5"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry_id", "captures"), S26C_CASES)
+def test_s26c_vendor_wording_has_its_own_entry(
+    kb: KnowledgeBase, message: str, entry_id: str, captures: dict[str, str]
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id, top.entry.id
+    found = dict(top.captures)
+    for name, value in captures.items():
+        assert found.get(name) == value, (name, found)
+    filled = top.cause + " " + top.fix
+    assert "{" not in filled, filled
+    for value in captures.values():
+        assert value in filled, (value, filled)
+
+
+def test_s26c_load_time_chip_mismatch_answers_before_the_generic_e10001(kb: KnowledgeBase) -> None:
+    """GE reports the .om's chip check as E10001 on soc_version: the load-time entry answers with the chip
+    named; another option's E10001 keeps the option card first."""
+    text = (
+        "E10001: Value [Ascend310P1] for parameter [soc_version] is invalid. Reason: Model soc version "
+        "is not support in this device."
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "ascend-s26c-om-soc-mismatch"
+    assert "Ascend310P1" in top.cause and "atc --soc_version" in top.fix
+    other = kb.lookup("E10001: Value [ZQ] for parameter [--input_format] is invalid. Reason: zq", top=1)[0]
+    assert other.entry.id == "ascend-E10001"
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id"),
+    [
+        # a chip name without Ascend's prefix is not torch_npu's check (other SDKs print "soc version" too)
+        ("RuntimeError: Unsupported soc version: 69", "torch-npu-s26c-unsupported-soc"),
+        # PyTorch's own operators on a backend without a kernel are not torch_npu's
+        ("NotImplementedError: Could not run 'aten::zq' with arguments from the 'CUDA' backend.", None),
+        # the host allocation of the dump tool is not GE's device allocator
+        ("Call rtMallocHost failed, size: 4096, ret: 0x7", "ascend-s26c-ge-device-malloc-failed"),
+    ],
+)
+def test_s26c_entries_stay_off_lookalikes(kb: KnowledgeBase, message: str, entry_id: str | None) -> None:
+    """Nothing shown for these texts is the s26c entry (wording alone may rank it, under the floor)."""
+    ids = [m.entry.id for m in kb.answer(message).matches]
+    if entry_id is None:
+        assert "torch-npu-s26c-npu-op-on-cpu-tensor" not in ids, ids
+    else:
+        assert entry_id not in ids, ids
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "dcmi module initialize failed. ret is -8005",
+        "zq: symbol lookup in libopapi.so went wrong",
+        "[W compiler_depend.ts:42] Warning: zq went wrong in CANN",
+    ],
+)
+def test_s26c_markers_name_ascend(kb: KnowledgeBase, message: str) -> None:
+    assert "ascend" in kb.named_families(message)
