@@ -122,6 +122,7 @@ CUES: tuple[bytes, ...] = (
     "出错".encode(),
     *(word.encode() for word in OTHER_LANGUAGES),
     b'", line ',
+    b" != ",  # a failed comparison without an error word: TFLite's ``file.cc:82 a != b (15840 != 0)``
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code): each error word
 (:data:`ERROR_WORDS`) holds one, and so do the constraint words of messages without an error word
@@ -565,6 +566,20 @@ def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
     return not (_informational(_decoded(piece)) and _reads_as_error([_decoded(line)]))
 
 
+def _logcat(levels: str) -> str:
+    """Android logcat's header of a line logged at one of ``levels`` (``V D I W E F``): the ``brief`` and
+    ``time`` formats (``E/tag( 1234): ``, ``07-25 14:03:50.795 E/tag( 1234): ``) and ``threadtime``
+    (``07-25 14:03:50.795  1234  1280 E tag     : ``)."""
+    stamp = r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+    return (
+        rf"(?:{stamp}\s{{1,4}})?[{levels}]/[\w.$-]{{1,60}} {{0,12}}\( {{0,6}}\d{{1,7}}\): "
+        rf"|{stamp} {{1,6}}\d{{1,7}} {{1,6}}\d{{1,7}} [{levels}] [^:\n]{{1,60}}?: "
+    )
+
+
+_LOGCAT_ERROR = _logcat("EF")
+"""Logcat's header at an error level (its messages of any tool run on Android: TFLite, MediaPipe, QNN)."""
+
 _RULE_END = re.compile(rb"([^\w\s])\1{3}[\r]?\Z")
 """A line ending in a run of one punctuation character (a banner's rule)."""
 _RECORD_START = re.compile(
@@ -576,6 +591,7 @@ _RECORD_START = re.compile(
     r"|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b"
     r"|[EWIDF] [A-Z][A-Za-z]{1,20}:"  # E RKNN:
     r"|\[rank\d{1,6}\]:"
+    rf"|{_logcat('VDIWEF')}"  # Android's logcat
     # a tool's tag, then its level: [TensorRT] ERROR:, [TensorRT-LLM][ERROR]
     r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
@@ -759,17 +775,19 @@ class _Scan:
         message at a space: ``layer Foo not`` / ``exists or registered``).  Only a match by code, pattern or
         a partial pattern counts (by the tool's markers too when the first piece is an error record itself),
         the line that would continue another never starts a record of its own (a level marker, a time stamp,
-        an exception), and the joined report reads as an error (:func:`_reads_as_error`).  A report below
-        that the joined line took in then counts only with a specific match of another entry (as a wrapped
-        line's later pieces do)."""
+        an exception), and the joined report reads as an error (:func:`_reads_as_error`), or it states a
+        broken rule without an error word (``Nodes in a graph must`` / ``be topologically sorted:``) and an
+        entry's pattern or code matches it (:func:`_joined_rule_needs`: what a line read alone needs then).  A
+        report below that the joined line took in then counts only with a specific match of another entry (as
+        a wrapped line's later pieces do)."""
         below = _decoded(report.below).strip() if report.below is not None else ""
         if below and _RECORD_START.match(below) is None and not self._a_message_alone(below):
             lines = [*report.lines[:-1], f"{report.lines[-1].rstrip()} {below}"]
-            needs = _joined_needs(report.lines[0])
+            needs = _joined_rule_needs(lines, report.lines[0])
             found = (
-                self._known(report.start, lines, no_words=True, joined=True, needs=needs)
-                if _reads_as_error(lines)
-                else None
+                None
+                if not needs
+                else self._known(report.start, lines, no_words=True, joined=True, needs=needs)
             )
             if found is not None:
                 self.unwrapped_to = report.last + 1
@@ -783,9 +801,10 @@ class _Scan:
         if not line or _RULE_END.search(line.encode()) is not None or _informational(line):
             return None  # nor a banner's title, nor an informational record (``[INFO] 16 layers fused``)
         joined = [f"{line} {first.lstrip()}", *report.lines[1:]]
-        if not _reads_as_error(joined):
+        needs = _joined_rule_needs(joined, line)
+        if not needs:
             return None
-        return self._known(report.start - 1, joined, no_words=True, joined=True, needs=_joined_needs(line))
+        return self._known(report.start - 1, joined, no_words=True, joined=True, needs=needs)
 
     def _a_message_alone(self, line: str) -> bool:
         """The line below a report is a message of its own, not the tail of a line a logger wrapped: an
@@ -945,6 +964,22 @@ def _joined_needs(first: str) -> tuple[str, ...]:
     return (*JOINED, "family") if _error_record(first) else JOINED
 
 
+RULE = ("code", "pattern")
+"""What a line joined to its neighbour that states a broken rule without an error word must be found by: what
+such a line read alone is found by (a wording-only match never counts on a line without an error word)."""
+
+
+def _joined_rule_needs(lines: list[str], first: str) -> tuple[str, ...]:
+    """What a report joined to its neighbour at a space must be found by (``first``: the joined line's first
+    piece): :func:`_joined_needs` when it reads as an error, :data:`RULE` when it carries no error word but is
+    at no informational or warning level (a broken rule: ``must be topologically sorted``), nothing (never
+    joined) otherwise."""
+    if _reads_as_error(lines):
+        return _joined_needs(first)
+    text = "\n".join(lines)
+    return () if _informational(text) or _warning_only(text) else RULE
+
+
 def _reads_as_error(lines: list[str]) -> bool:
     """The lines carry an error word that is not a name or a count (``0 failures``), at no informational
     level: a report that may be a piece of an error message split over lines, not a benign line."""
@@ -991,6 +1026,8 @@ def _error_form(line: str) -> bool:
     ).lstrip()
     if _ERROR_FORM.search(text) is not None:
         return True
+    if _FAILED_CHECK.match(_LOG_HEADER.sub("", line, count=1).lstrip()) is not None:
+        return True
     if line[:1] not in (" ", "\t") and _FAILURE_PREDICATE.search(text) is not None:
         return True  # (an indented line is some record's detail: a checker's list of what it cannot run)
     if PY_FRAME.match(_GROUP_BOX.sub("  ", line, count=1)) is not None:
@@ -1026,6 +1063,7 @@ _LEVEL_FORM = re.compile(
     r"|^E {1,8}(?=[A-Za-z])"  # E Catch exception when... (rknn-toolkit), pytest's E   ValueError: ...
     r"|^[EF]\d{4} \d\d:\d\d:\d\d"  # glog, absl
     r"|(?<![\w.=-])(?:ERROR|FATAL|CRITICAL)(?=:| -|\]| \S)"  # ERROR:, ERROR:root:, - ERROR -
+    rf"|^(?:{_LOGCAT_ERROR})"  # logcat's E/tag(pid):
 )
 """A severity at the head of a line (looked for in its first :data:`INFO_PREFIX` characters)."""
 _ERROR_FORM = re.compile(
@@ -1065,10 +1103,23 @@ _ERROR_FORM = re.compile(
     # oneDNN's verbose error record, a CSV line under the runtimes that use it (src/common/verbose_msg.hpp:
     # the marker, an optional timestamp and format version, the API kind, then the log type ``error``)
     r"|\b(?:onednn|dnnl)_verbose,(?:[^,\n]{1,40},){0,2}(?:primitive|graph|ukernel|common),error,"
+    # VS Code's debugger, an exception copied from its pop-up (``Exception has occurred: ImportError``, newer
+    # versions add ``(note: full exception trace is shown but execution is paused at: <module>)``)
+    r"|^Exception has occurred: [A-Za-z_][\w.]{0,80}(?:[ \t]{1,40}\(note: [^\n]{1,300}\))?[ \t\r]*$"
     r"|失败|错误|异常|不支持|无法|报错|出错"  # Chinese: failed, error, exception, unsupported, unable
     rf"|{'|'.join(OTHER_LANGUAGES)}"
 )
 """What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
+_FAILED_CHECK = re.compile(
+    r"[\w.+/\\:-]{0,300}\.(?:cc|cpp|cxx|c|h|hpp)(?:"
+    r"\(\d{1,6}\) \[[^\]\n]{1,300}\] \S"  # sentencepiece's CHECK: ``file.cc(88) [cond] message``
+    r"|:\d{1,6} [^\n]{1,400}\([^()\n]{1,100} (?:!=|==) [^()\n]{1,100}\)[ \t\r]*$"  # TF_LITE_ENSURE_EQ
+    r")"
+)
+"""A C++ check that failed, reported at a line's head without an error word: its source location, then the
+condition (sentencepiece's ``CHECK``: ``sentence_piece.cpp(88) [_status.ok()] Internal: ...``) or the two
+sides compared and their values (TFLite's ``TF_LITE_ENSURE_EQ``: ``simple_memory_arena.cc:82 it->size !=
+alloc.size (15840 != 0)``)."""
 _FAILURE_PREDICATE = re.compile(
     r"(?i:\b(?:is|are) not (?:supported|implemented|registered)\b|\bnot supported yet\b"
     r"|\b(?:failed|fails) to\b|\b(?:does|do) not exist\b|\bnot exists?\b"
@@ -1113,14 +1164,18 @@ counted as none (``0 errors``), or a log level's constant (``Level.ERROR``, ``lo
 names (``RKNN_ERR_FAIL``) are codes and stay."""
 _INFORMATIONAL = re.compile(
     r"\[(?:I|V|D|INFO|DEBUG|VERBOSE|TRACE)\]|\b(?:INFO|DEBUG|VERBOSE|TRACE)\b|^[IVD]\d{4} \d\d:\d\d:\d\d"
-    r"|\[[IV]:onnxruntime:"
+    rf"|\[[IV]:onnxruntime:|^(?:{_logcat('IVD')})"
 )
-_ERROR_LEVEL_PATTERN = r"\[(?:E|F|ERROR|FATAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EF]\d{4} \d\d:"
+_ERROR_LEVEL_PATTERN = (
+    rf"\[(?:E|F|ERROR|FATAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EF]\d{{4}} \d\d:|^(?:{_LOGCAT_ERROR})"
+)
 _ERROR_LEVEL = re.compile(_ERROR_LEVEL_PATTERN)
 """A line logged at an error level (``ERROR``, ``[E]``, glog's ``E1128``)."""
-_SEVERE = re.compile(rf"{_ERROR_LEVEL_PATTERN}|\[(?:W|WARN|WARNING)\]|^W\d{{4}} \d\d:")
+_SEVERE = re.compile(rf"{_ERROR_LEVEL_PATTERN}|\[(?:W|WARN|WARNING)\]|^W\d{{4}} \d\d:|^(?:{_logcat('W')})")
 """A line logged at an error or warning level."""
-_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\bWARN(?:ING)?\b|^W\d{4} \d\d:|(?i:warning:)|Warning\b")
+_WARNING = re.compile(
+    rf"\[(?:W|WARN|WARNING)\]|\bWARN(?:ING)?\b|^W\d{{4}} \d\d:|(?i:warning:)|Warning\b|^(?:{_logcat('W')})"
+)
 """A report's head at a warning level (its frames are a warning's, not a failure's)."""
 INFO_PREFIX = 80
 """How far into a line its log level is looked for."""
@@ -1139,6 +1194,7 @@ _LOG_HEADER = re.compile(
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,80}:"  # Python logging's default format
     r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s{1,4}"  # ISO time
     r"|\[rank\d{1,6}\]:\s?"  # torchrun
+    rf"|{_logcat('VDIWEF')}"  # Android's logcat
     r"){1,4}"
 )
 """The headers generic loggers write before each line: they name no tool (a tool's own prefix, such as
