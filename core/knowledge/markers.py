@@ -518,7 +518,7 @@ _ONNXRUNTIME: Markers = (
     ("ogacreate", STRONG),
     ("ogamodel", STRONG),
     ("ogagenerator", STRONG),
-    # s26e: onnxruntime-genai sentences that name a provider ("... device type (QNN)", "... for provider: qnn"),
+    # s26e: onnxruntime-genai sentences that name a provider ("... device type (QNN)", "... provider: qnn"),
     # read in microsoft/onnxruntime-genai src/generators.cpp (Generator::AppendTokens), src/models/
     # session_options.cpp and src/models/kv_cache.cpp: without them the provider name alone named Qualcomm
     ("recreate the generator instance", STRONG),

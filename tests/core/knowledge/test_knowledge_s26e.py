@@ -20,7 +20,7 @@ from tests.support.advice import answered_by_entry
 
 CASES: list[tuple[str, str, tuple[str, ...]]] = [
     (
-        "Traceback (most recent call last):\n  File \"chat.py\", line 41, in <module>\n"
+        'Traceback (most recent call last):\n  File "chat.py", line 41, in <module>\n'
         "    generator.set_inputs(inputs)\n"
         "RuntimeError: Please use generator.AppendTokens for qwen2. SetInputs is not supported for this "
         "model type.",
@@ -84,8 +84,8 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
         ("'webgpu'",),
     ),
     (
-        "  File \"/opt/venv/lib/python3.11/site-packages/onnxruntime/tools/symbolic_shape_infer.py\", line 2932, "
-        "in infer_shapes\n    raise Exception(\"Incomplete symbolic shape inference\")\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/onnxruntime/tools/symbolic_shape_infer.py", '
+        'line 2932, in infer_shapes\n    raise Exception("Incomplete symbolic shape inference")\n'
         "Exception: Incomplete symbolic shape inference",
         "onnxruntime-s26e-quant-symbolic-shape-incomplete",
         ("skip_symbolic_shape=True",),
