@@ -533,6 +533,12 @@ _ONNXRUNTIME: Markers = (
     ("ogacreate", STRONG),
     ("ogamodel", STRONG),
     ("ogagenerator", STRONG),
+    # s26e: onnxruntime-genai sentences that name a provider ("... device type (QNN)", "... provider: qnn"),
+    # read in microsoft/onnxruntime-genai src/generators.cpp (Generator::AppendTokens), src/models/
+    # session_options.cpp and src/models/kv_cache.cpp: without them the provider name alone named Qualcomm
+    ("recreate the generator instance", STRONG),
+    ("provider options not found for provider", STRONG),
+    ("past_present_share_buffer", STRONG),
     # s20c: two CPU-kernel checks pasted without the "Non-zero status code" envelope, whose wording no other
     # covered tool prints (read in onnxruntime's sources: core/providers/cpu/math/element_wise_ops.h,
     # BroadcastIterator::Init/Append "Attempting to broadcast an axis by a dimension other than 1. ";
