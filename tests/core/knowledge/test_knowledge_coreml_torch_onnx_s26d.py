@@ -22,7 +22,8 @@ CASES = [
         ("opset_version=13", "dynamo=False"),
     ),
     (
-        "Failed to convert the model to the target version 12 using the ONNX C API. The model was not modified",
+        "Failed to convert the model to the target version 12 using the ONNX C API. "
+        "The model was not modified",
         "torch-onnx-s26d-version-conversion-failed",
         ("opset 12", "dynamo=False"),
     ),
@@ -48,8 +49,8 @@ CASES = [
     # ---- torch_onnx: the TorchScript exporter and the JIT tracer ----
     (
         "torch.onnx.errors.SymbolicValueError: ONNX symbolic expected the output of `%zz.1 : Tensor = "
-        "aten::zz_pool(%input)` to be a quantized tensor. Is this likely due to missing support for quantized "
-        "`aten::zz_pool`. Please create an issue on https://github.com/pytorch/pytorch/issues",
+        "aten::zz_pool(%input)` to be a quantized tensor. Is this likely due to missing support for "
+        "quantized `aten::zz_pool`. Please create an issue on https://github.com/pytorch/pytorch/issues",
         "torch-onnx-s26d-quantized-output-expected",
         ("aten::zz_pool", "DeQuantStub"),
     ),
@@ -60,8 +61,8 @@ CASES = [
         ("'zz_tokens'",),
     ),
     (
-        "RuntimeError: Tried to trace <__torch__.torch.classes.c10d.ProcessGroup object at 0x2969c520> but it "
-        "is not part of the active trace. Modules that are called during a trace must be registered as "
+        "RuntimeError: Tried to trace <__torch__.torch.classes.c10d.ProcessGroup object at 0x2969c520> "
+        "but it is not part of the active trace. Modules that are called during a trace must be registered as "
         "submodules of the thing being traced.",
         "torch-onnx-s26d-tracer-object-not-in-trace",
         ("<__torch__.torch.classes.c10d.ProcessGroup object at 0x2969c520>", "nn.ModuleList"),
@@ -103,8 +104,8 @@ CASES = [
         ("x.squeeze(2)", "it was 7"),
     ),
     (
-        "DeprecationWarning: You are using the legacy TorchScript-based ONNX export. Starting in PyTorch 2.9, "
-        "the new torch.export-based ONNX exporter will be the default.",
+        "DeprecationWarning: You are using the legacy TorchScript-based ONNX export. "
+        "Starting in PyTorch 2.9, the new torch.export-based ONNX exporter will be the default.",
         "torch-onnx-s26d-legacy-exporter-deprecation",
         ("dynamo=False",),
     ),
@@ -147,7 +148,8 @@ test_the_source_form_is_answered_by_its_entry = answered_by_entry(CASES, confide
 
 
 def test_the_reshape_entry_reads_the_bracketed_target_coremltools_prints(kb: KnowledgeBase) -> None:
-    """MIL's reshape prints the target as a list (``list(self.shape.val)``); the entry read parentheses only."""
+    """MIL's reshape prints the target as a list (``list(self.shape.val)``); the entry read parentheses
+    only."""
     top = assert_answered(
         kb,
         "ValueError: Invalid target shape in `reshape` op ((1, 3, 64, 64) to [1, 3, 8, 8, 17]).",
