@@ -62,8 +62,8 @@ CASES = [
     ),
     (
         "RuntimeError: Tried to trace <__torch__.torch.classes.c10d.ProcessGroup object at 0x2969c520> "
-        "but it is not part of the active trace. Modules that are called during a trace must be registered as "
-        "submodules of the thing being traced.",
+        "but it is not part of the active trace. Modules that are called during a trace must be "
+        "registered as submodules of the thing being traced.",
         "torch-onnx-s26d-tracer-object-not-in-trace",
         ("<__torch__.torch.classes.c10d.ProcessGroup object at 0x2969c520>", "nn.ModuleList"),
     ),
