@@ -1023,6 +1023,15 @@ _OPENVINO: Markers = (
     ("ovweightquantizationconfig", STRONG),
     ("ovquantizationconfig", STRONG),
     ("ovquantizer", STRONG),
+    # Session s26a: the build tree of OpenVINO's release packages, which the C++ exceptions of its wheels and
+    # archives (and of openvino_tokenizers/openvino_genai, built by the same CI) print as their file's path
+    # when the path is not trimmed to "src/...": "C:\Jenkins\workspace\private-ci\ie\build-windows-vs2019\b\
+    # repos\..." on Windows, ".../workspace/private-ci/ie/build-linux-ubuntu20/b/repos/..." on Linux, and the
+    # closed source tree of the 2020-2021 releases ("repos/closed-dldt/..."). A path cut before its
+    # "openvino" part still names OpenVINO by these.
+    ("\\private-ci\\ie\\build-", STRONG),
+    ("/private-ci/ie/build-", STRONG),
+    ("/repos/closed-dldt/", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

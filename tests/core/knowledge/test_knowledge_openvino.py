@@ -1782,3 +1782,132 @@ def test_other_tools_sentences_are_not_taken_by_the_s25b_entries(
 ) -> None:
     found = kb.answer(message)
     assert not (found.confident and found.matches[0].entry.id == entry), found
+
+
+# ---- s26a: OpenVINO's own throw sites still unanswered, each a vendor form with made-up values ----
+# openvinotoolkit/openvino: src/plugins/intel_gpu/src/runtime/ocl/ocl_common.hpp (OCL_ERR_MSG_FMT),
+# src/core/include/openvino/core/any.hpp and src/core/src/any.cpp (Any::as, Base::type_check),
+# src/inference/src/dev/isync_infer_request.cpp (find_port, check_batched_tensors),
+# src/core/src/preprocess/preprocess_steps_impl.hpp (get_and_check_*_idx), src/inference/src/cpp/
+# compiled_model.cpp and src/core/src/model.cpp (input()/output() and the tensor-name lookups),
+# src/common/util/src/os/lin/lin_shared_object_loader.cpp (get_symbol),
+# src/inference/src/cpp_interfaces/interface/ie_iinfer_request_internal.cpp (the old SetBlob checks),
+# openvinotoolkit/openvino.genai src/cpp/src/tokenizer/tokenizer_impl.cpp.
+CASES_S26A = [
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:231:\n"
+        "Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_stream.cpp:402:\n"
+        "clEnqueueNDRangeKernel, error code: -63",
+        "openvino-s26a-gpu-opencl-call-error",
+        ("clEnqueueNDRangeKernel", "-63"),
+    ),
+    (
+        "clWaitForEvents, error code: -14",
+        "openvino-s26a-gpu-opencl-call-error",
+        ("clWaitForEvents", "-14"),
+    ),
+    (
+        "Exception from src/core/src/any.cpp:77:\nBad cast from: N2ov4hint15PerformanceModeE To type: Ss",
+        "openvino-s26a-any-bad-cast",
+        ("N2ov4hint15PerformanceModeE", "c++filt"),
+    ),
+    (
+        "Cannot find tensor for port opset1::Parameter pixel_values[0]:f32[1,3,336,336]",
+        "openvino-s26a-infer-port-not-found",
+        ("pixel_values[0]", "compiled_model.input"),
+    ),
+    (
+        "set_input_tensors/set_tensors can be used only for inputs with N(batch) dimension 'layout' defined. "
+        "Current layout is [?,C,H,W]",
+        "openvino-s26a-set-tensors-needs-batch-layout",
+        ("?,C,H,W", "set_layout"),
+    ),
+    (
+        "Exception from src/core/src/preprocess/preprocess_steps_impl.hpp:31:\n"
+        "Layout [N,C,D] doesn't have `height` dimension",
+        "openvino-s26a-ppp-layout-lacks-dimension",
+        ("height", "N,C,D", "set_layout"),
+    ),
+    (
+        "RuntimeError: Check 'ov_tokenizer || ov_detokenizer' failed at src/cpp/src/tokenizer.cpp:201:\n"
+        "Neither tokenizer nor detokenzier models were provided",
+        "openvino-s26a-genai-no-tokenizer-models",
+        ("openvino_tokenizer.xml", "optimum-cli export openvino"),
+    ),
+    (
+        "'models_path' parameter should be a path to a dir not a xml file",
+        "openvino-s26a-genai-models-path-is-xml",
+        ("folder",),
+    ),
+    (
+        "Check 'ov_tokenizer_path' failed at src/cpp/src/tokenizer/tokenizer_impl.cpp:31:\n"
+        "openvino_tokenizers path is not set",
+        "openvino-s26a-genai-tokenizers-path-unset",
+        ("openvino-tokenizers",),
+    ),
+    (
+        "dlSym cannot locate method 'create_extensions': /opt/ext/libquux_ops.so: undefined symbol: "
+        "create_extensions",
+        "openvino-s26a-extension-symbol-missing",
+        ("create_extensions", "OPENVINO_CREATE_EXTENSIONS"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/compiled_model.cpp:58:\n"
+        "CompiledModel::input() must be called on a compiled model with exactly one parameter.",
+        "openvino-s26a-single-port-accessor",
+        ("CompiledModel::input()", "parameter", "compiled_model.input(0)"),
+    ),
+    (
+        "Exception from src/inference/src/cpp/compiled_model.cpp:72:\n"
+        "Input for tensor name 'quux_ids' is not found.",
+        "openvino-s26a-tensor-name-not-found",
+        ("quux_ids", "get_names"),
+    ),
+    (
+        "Input blob size is not equal network input size (270000!=150528).",
+        "openvino-s26a-ie-blob-size-mismatch",
+        ("270000", "150528", "transpose"),
+    ),
+    (
+        "[ PARAMETER_MISMATCH ] Failed to set Blob with precision not corresponding to user output precision",
+        "openvino-s26a-ie-blob-precision-mismatch",
+        ("output", "setPrecision"),
+    ),
+]
+
+test_the_s26a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S26A, confident=True)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another program's status line: ", error code: <n>" alone is no OpenCL call of the GPU plugin
+        ("Failed to open device, error code: -1", "openvino-s26a-gpu-opencl-call-error"),
+        # TVM's OpenCL error has its own form ("OpenCL Error, code=-54: CL_INVALID_WORK_GROUP_SIZE")
+        ("OpenCL Error, code=-54: CL_INVALID_WORK_GROUP_SIZE", "openvino-s26a-gpu-opencl-call-error"),
+        # a shape sentence of another tool is not PrePostProcessor's layout check
+        ("Can't get shape of input tensor 'x'", "openvino-s26a-ppp-layout-lacks-dimension"),
+        # another API's tensor-name lookup
+        ("No tensor found for tensor name 'logits'", "openvino-s26a-tensor-name-not-found"),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s26a_entries(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    found = kb.answer(message)
+    assert not (found.matches and found.matches[0].entry.id == entry), found.headline()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: C:\\Jenkins\\workspace\\private-ci\\ie\\build-windows-vs2019\\b\\repos\\quux\\"
+        "src\\x.cpp:9: boom",
+        "/home/jenkins/agent/workspace/private-ci/ie/build-linux-ubuntu20/b/repos/quux/src/y.cpp:7 boom",
+        "/home/jenkins/agent/workspace/private-ci/ie/build-linux-ubuntu16/b/repos/closed-dldt/z.cpp:3 boom",
+    ],
+)
+def test_openvinos_ci_build_tree_names_openvino(line: str) -> None:
+    """The build paths of OpenVINO's release packages name OpenVINO even when the path's 'openvino' part is
+    cut off (s26a)."""
+    assert detect_families(line)[:1] == ["openvino"]
