@@ -30,6 +30,11 @@ CONSEQUENCES = (
     "onnxruntime-react-native-cant-create-session",
     "tflite-node-failed-to-prepare",
     "tflite-node-failed-to-invoke",
+    # s26g: a wrapper's own line that names no cause (tflite_flutter, Polygraphy, onnxruntime's EP factory)
+    "tflite-flutter-unable-to-create-interpreter",
+    "tensorrt-s20e-polygraphy-engine-deserialize-failed",
+    "tensorrt-s20e-polygraphy-execute-failed",
+    "onnxruntime-ep-create-failed",
 )
 
 
@@ -68,6 +73,39 @@ CASES += [
         "onnxruntime-op-not-registered-function",
         ("ai.onnx:FastGelu(-1)",),
         "onnxruntime-web-cant-create-session",
+    ),
+]
+
+
+# s26g: the wrapper's line after the runtime's own (tflite_flutter's interpreter.dart, Polygraphy's
+# EngineFromBytes, onnxruntime's CreateExecutionProviderInstance), with made-up op names and versions.
+CASES += [
+    (
+        "E/tflite  ( 4242): Didn't find op for builtin opcode 'GELU' version '2'\n"
+        "E/tflite  ( 4242): Registration failed.\n"
+        "I/flutter ( 4242): Error while creating interpreter: "
+        "Invalid argument(s): Unable to create interpreter.",
+        "tflite-didnt-find-builtin-op",
+        ("GELU",),
+        "tflite-flutter-unable-to-create-interpreter",
+    ),
+    (
+        "[E] [TRT] The engine plan file is not compatible with this version of TensorRT, expecting library "
+        "version 10.3.0.26 got 10.1.0.27, please rebuild.\n"
+        "[!] Could not deserialize engine. See log for details.",
+        "tensorrt-plan-library-version-mismatch",
+        ("10.3.0.26",),
+        "tensorrt-s20e-polygraphy-engine-deserialize-failed",
+    ),
+    (
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:1992 TryGetProviderInfo_CUDA] "
+        "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+        "libcudnn.so.9: cannot open shared object file: No such file or directory\n"
+        "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to "
+        "create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*.",
+        "onnxruntime-ep-library-load-failed",
+        ("libcudnn.so.9", "libonnxruntime_providers_cuda.so"),
+        "onnxruntime-ep-create-failed",
     ),
 ]
 

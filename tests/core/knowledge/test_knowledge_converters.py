@@ -241,6 +241,17 @@ CASES = [
         "ncnn-s25e-build-option-disabled",
         ("-DNCNN_WEIGHT_QUANT=ON", "weight quantized inference"),
     ),
+    # s26g: Tencent/ncnn src/net.cpp (Net::load_param's magic; Extractor::set_vulkan_compute)
+    (
+        "W/ncnn: parse magic failed",
+        "ncnn-s26g-parse-magic-failed",
+        ("7767517", "load_param_bin"),
+    ),
+    (
+        "W/ncnn: set_vulkan_compute failed, network use_vulkan_compute disabled",
+        "ncnn-s26g-set-vulkan-compute-disabled",
+        ("net.opt.use_vulkan_compute = true", "get_gpu_count"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)

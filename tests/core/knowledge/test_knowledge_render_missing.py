@@ -16,7 +16,8 @@ import pytest
 
 from dumpscope.core.knowledge import load_kb
 from dumpscope.core.knowledge.entry import Entry
-from dumpscope.core.knowledge.kb import _PLACEHOLDER, MISSING, fill
+from dumpscope.core.knowledge.kb import _PLACEHOLDER, _UNKNOWN, MISSING, fill
+from dumpscope.core.knowledge.kb import _captures as _example_captures
 
 _KB = load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 _WITH_PLACEHOLDERS = [e for e in _KB.entries if _PLACEHOLDER.search(e.cause + e.fix)]
@@ -262,3 +263,42 @@ def test_names_many_entries_leave_unsaid_have_words_of_their_own() -> None:
     assert fill("caught a C++ exception: {reason}. It is logged", ()) == (
         "caught a C++ exception: the reason. It is logged"
     )
+
+
+# s26g: the entry's own example, with each captured part missing in turn.
+
+
+def _example_cases(entry: Entry) -> list[tuple[tuple[str, str], ...]]:
+    """The captures of ``entry``'s example, then the same with each part missing in turn, then none."""
+    m = entry.search(entry.example)
+    assert m is not None, entry.id
+    captured = _example_captures(m)
+    return [captured, ()] + [tuple(c for c in captured if c[0] != name) for name, _ in captured]
+
+
+@pytest.mark.parametrize("field", ["cause", "fix"])
+def test_no_entry_reads_oddly_on_its_example_with_any_part_missing(field: str) -> None:
+    """Rendered on what its own example captures, and with each of those parts missing in turn, the advice
+    says neither the catch-all words ("the part the message names": s26g found 63 entries saying it with
+    nothing captured) nor any oddity of :data:`_CHECKS` that is not in a captured value."""
+    bad = []
+    for e in _WITH_PLACEHOLDERS:
+        raw = getattr(e, field)
+        for captures in _example_cases(e):
+            rendered = fill(raw, captures)
+            if _UNKNOWN in rendered:
+                bad.append(f"{e.id} {field}: says {_UNKNOWN!r} with {captures}")
+            values = [v for _, v in captures]
+            for check, said in oddities(raw, rendered):
+                if check == "lower-case sentence start" and captures:
+                    continue  # a captured value may start a sentence as the message wrote it
+                if any(said in v or v in said for v in values) or (e.id, field, said) in _ALLOWED:
+                    continue
+                bad.append(f"{e.id} {field}: {check}: {said!r} with {captures}")
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def test_the_catch_all_words_are_only_a_fallback() -> None:
+    assert fill("the {zz} failed", ()) == f"the {_UNKNOWN[4:]} failed"
+    assert fill("the {zz|zz part} failed", ()) == "the zz part failed"
+    assert _UNKNOWN not in fill("the {op} failed", ())  # a known name says its own words
