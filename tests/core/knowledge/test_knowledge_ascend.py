@@ -522,7 +522,7 @@ CASES = [
         "key-value store by key 'grp_7', but store->get('grp_7') got error: Socket Timeout. This may "
         "indicate a possible application crash on rank 0 or a network set up issue.",
         "torch-npu-s22d-hccl-root-info-store",
-        ("Rank 5", "'grp_7'", "MASTER_ADDR"),
+        ("rank 5", "key grp_7", "MASTER_ADDR"),
     ),
     (
         "RuntimeError: Tensors must be NPU and dense",

@@ -683,7 +683,7 @@ CASES = [
         "java.lang.NullPointerException: Attempt to invoke virtual method 'com.qualcomm.qti.snpe.FloatTensor "
         "com.qualcomm.qti.snpe.NeuralNetwork.createFloatTensor(int[])' on a null object reference",
         "qualcomm-s24e-snpe-java-network-null",
-        ("NeuralNetwork.createFloatTensor()", "NeuralNetworkBuilder.build()", "setRuntimeOrder"),
+        ("createFloatTensor on NeuralNetwork", "NeuralNetworkBuilder.build()", "setRuntimeOrder"),
     ),
     (
         "    quant_info=libpymo.PtrToInt64(quant_info),\n"
@@ -692,17 +692,17 @@ CASES = [
         "    1. (arg0: capsule) -> int\n\n"
         "Invoked with: <aimet_common.libquant_info.QcQuantizeInfo object at 0x7f01>",
         "qualcomm-s24e-aimet-pybind-incompatible",
-        ("PtrToInt64()", "aimet-onnx and aimet-torch", "fresh virtualenv"),
+        ("helper PtrToInt64", "aimet-onnx and aimet-torch", "fresh virtualenv"),
     ),
     (
         "QNN.backendValidateOpConfig() failed for node `/zz/Gather_4` of type `Gather` with error code 3101",
         "qualcomm-s24e-qnn-ep-op-config-failed",
-        ("Gather", "/zz/Gather_4", "QNN error 3101", "backendValidateOpConfig()", "CPU EP"),
+        ("Gather", "/zz/Gather_4", "QNN error 3101", "in backendValidateOpConfig", "CPU EP"),
     ),
     (
         "QNN.graphAddNode() failed for node `zz_softmax` of type `Softmax` with error code 6005",
         "qualcomm-s24e-qnn-ep-op-config-failed",
-        ("zz_softmax", "QNN error 6005", "graphAddNode()"),
+        ("zz_softmax", "QNN error 6005", "in graphAddNode"),
     ),
     (
         "[W:onnxruntime:, qnn_model_wrapper.cc:240 CreateQnnNode] Validating node failed for: /zz/Conv_11",

@@ -389,7 +389,7 @@ CASES = [
     (
         "E inference: Feed 3 inputs, but the model has 1 inputs!",
         "rknn-s22g-inference-input-count",
-        ("3 input", "exactly 1"),
+        ("3 input", "per model input (1)"),
     ),
     (
         "E build: This model does not support expand batch, "
