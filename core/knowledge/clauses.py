@@ -5032,13 +5032,22 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     if not any(c.literal in lowered for c in CLAUSES):
         return matches
     done: set[str] = set()
-    out = _refine_pass(matches, text, done, naming=False)
-    return _refine_pass(out, text, done, naming=True)
+    unanswered: set[tuple[str, str, bool, bool, bool]] = set()
+    out = _refine_pass(matches, text, done, naming=False, unanswered=unanswered)
+    return _refine_pass(out, text, done, naming=True, unanswered=unanswered)
 
 
-def _refine_pass(matches: list[Match], text: str, done: set[str], naming: bool) -> list[Match]:
+def _refine_pass(
+    matches: list[Match],
+    text: str,
+    done: set[str],
+    naming: bool,
+    unanswered: set[tuple[str, str, bool, bool, bool]] | None = None,
+) -> list[Match]:
     """One pass of :func:`refine` over the tools not in ``done`` (which it extends): with ``naming``, by the
-    call clauses that name the call over the card's advice only; else by every other clause."""
+    call clauses that name the call over the card's advice only; else by every other clause.  ``unanswered``
+    holds what :func:`_refined` found no clause for (its result depends on the card only through these: a
+    text with many cards of one tool, found by their words, reads the clauses once, not once per card)."""
     out = list(matches)
     answered_above = False  # a specific entry of some tool, found by its pattern, ranks above
     for i, m in enumerate(matches):
@@ -5055,7 +5064,7 @@ def _refine_pass(matches: list[Match], text: str, done: set[str], naming: bool) 
         first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
         if first != i and m.entry.level == "family":
             continue  # a family card reads the whole text: it never passes a card of a code
-        answered = _refined(m, text, any_tool=not answered_above, naming=naming)
+        answered = _refined(m, text, any_tool=not answered_above, naming=naming, unanswered=unanswered)
         if answered is None:
             continue
         done.add(family)
@@ -5162,12 +5171,25 @@ def _is_card(m: Match) -> bool:
     return m.entry.level == "family" or m.entry.generic or is_code_card(m) or is_envelope(m)
 
 
-def _refined(m: Match, text: str, any_tool: bool = True, naming: bool = False) -> Match | None:
+def _refined(
+    m: Match,
+    text: str,
+    any_tool: bool = True,
+    naming: bool = False,
+    unanswered: set[tuple[str, str, bool, bool, bool]] | None = None,
+) -> Match | None:
     """``m`` answered by the first clause of its tool (and, with ``any_tool``, of any tool) whose wording is
     in its own part of ``text``; None when there is none.  With ``naming``, only by a call clause that names
-    the call over the card's own advice; without, by any other clause."""
+    the call over the card's own advice; without, by any other clause.  ``unanswered``: the keys (tool, own
+    text, any_tool, naming, code card) already found without a clause, skipped, and this one's added when it
+    finds none; never a key where a call clause matched but printed another code than the card's (that
+    answer depends on the card's own code)."""
     own = card_text(m, text)
+    key = (m.entry.family, own, any_tool, naming, is_code_card(m))
+    if unanswered is not None and key in unanswered:
+        return None
     low = own.lower()
+    by_code = False
     for clause in CLAUSES:
         if ("{card}" in clause.cause) != naming:
             continue
@@ -5182,6 +5204,9 @@ def _refined(m: Match, text: str, any_tool: bool = True, naming: bool = False) -
         found = _regex(clause.pattern).search(own)
         if found is not None and (clause.scope != CALL or _of_card_code(m, found)):
             return _answered_by(m, clause, _parts(found, clause, text))
+        by_code = by_code or found is not None
+    if unanswered is not None and not by_code:
+        unanswered.add(key)
     return None
 
 

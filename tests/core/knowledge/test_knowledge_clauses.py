@@ -588,3 +588,63 @@ def test_the_not_supported_clause_takes_no_english_word_for_the_op(kb: Knowledge
         assert ("op", "listed") not in m.captures and ("op", "found") not in m.captures
     top = kb.lookup("E RKNN: Unsupported op ZqOp", top=1)[0]
     assert top.entry.id.endswith("+operator-unsupported") and ("op", "ZqOp") in top.captures
+
+
+# ---- the clause pass reads one tool's clauses once per part of the text (s26h): a text whose words find
+# many cards of one tool (67 Ascend code cards for an OpenVINO GPU error's 'error code: -54') read every
+# clause once per card, ~12 ms of a lookup; what it found for none is kept for the others ----
+
+_MANY_CARDS = (
+    "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:223:\n"
+    "Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_stream.cpp:310:\n"
+    "clEnqueueNDRangeKernel, error code: -54"
+)
+
+
+def _answers(kb: KnowledgeBase, texts: list[str]) -> list[list[tuple[str, str, str, float]]]:
+    return [[(m.entry.id, m.cause, m.fix, m.score) for m in kb.lookup(t, top=5)] for t in texts]
+
+
+def test_the_clause_pass_answers_the_same_when_it_reads_each_tool_once(
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every KB example (and the many-cards text) is answered the same with the clause pass that keeps what
+    it found no clause for as with the one that reads the clauses again for every card."""
+    from dumpscope.core.knowledge import clauses
+
+    texts = [_MANY_CARDS, *(e.example for e in kb.entries if e.example)]
+    kept = _answers(kb, texts)
+    plain = clauses._refine_pass
+
+    def every_card(matches: list[Match], text: str, done: set[str], naming: bool, unanswered: object = None):  # type: ignore[no-untyped-def]
+        return plain(matches, text, done, naming, unanswered=None)
+
+    monkeypatch.setattr(clauses, "_refine_pass", every_card)
+    assert _answers(kb, texts) == kept
+
+
+def test_the_clause_pass_reads_the_clauses_once_for_many_cards_of_one_tool(
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dumpscope.core.knowledge import clauses
+
+    calls = {"n": 0}
+    regex = clauses._regex
+
+    def counted(pattern: str) -> re.Pattern[str]:
+        calls["n"] += 1
+        return regex(pattern)
+
+    monkeypatch.setattr(clauses, "_regex", counted)
+    matches = kb.lookup(_MANY_CARDS, top=3)
+    assert matches[0].entry.family == "openvino"
+    once = calls["n"]
+    calls["n"] = 0
+    plain = clauses._refine_pass
+    monkeypatch.setattr(
+        clauses,
+        "_refine_pass",
+        lambda matches, text, done, naming, unanswered=None: plain(matches, text, done, naming, None),
+    )
+    kb.lookup(_MANY_CARDS, top=3)
+    assert calls["n"] > 10 * max(once, 1)
