@@ -124,6 +124,7 @@ from dumpscope.core.knowledge.answer import confidence_of
 from dumpscope.core.knowledge.family import detect_families
 from dumpscope.core.knowledge.kb import named_families
 from tests.support.advice import (
+    Case,
     answered_by_entry,
     answered_first_with_values,
     answered_with_captures,
@@ -1653,48 +1654,36 @@ def test_the_demo_build_failure_answers_after_the_tensorrt_error_printed_above_i
 # ---- s26h: torch2trt (NVIDIA-AI-IOT): its converters' own texts (torch2trt/converters/
 # unimplemented_converters.py, torch2trt/torch2trt.py, torch2trt/misc_utils.py), made-up ops and values ----
 
-TORCH2TRT_CASES = [
+TORCH2TRT_CASES: list[Case] = [
     (
         "Warning: Encountered known unsupported method torch.Tensor.new_zeros",
         "tensorrt-torch2trt-unsupported-method",
-        "torch.Tensor.new_zeros",
+        ("torch.Tensor.new_zeros",),
     ),
     (
         '  File "/opt/torch2trt/torch2trt/converters/Conv.py", line 30, in convert_Conv\n'
         "    layer = ctx.network.add_convolution_nd(input=input._trt, num_output_maps=out_channels,\n"
         "AttributeError: 'Tensor' object has no attribute '_trt'",
         "tensorrt-torch2trt-no-trt-tensor",
-        "add_missing_trt_tensors",
+        ("add_missing_trt_tensors",),
     ),
     (
         "TypeError: torch.float64 is not supported by tensorrt",
         "tensorrt-torch2trt-dtype-not-supported",
-        "torch.float64",
+        ("torch.float64",),
     ),
     (
         "ValueError: Dataset must have at least one element to use for inference.",
         "tensorrt-torch2trt-empty-dataset",
-        "int8_calib_dataset",
+        ("int8_calib_dataset",),
     ),
     (
         "ValueError: Dataset cannot have multiple shapes when using DLA",
         "tensorrt-torch2trt-dla-multiple-shapes",
-        "DLA",
+        ("DLA",),
     ),
 ]
-
-
-@pytest.mark.parametrize(("message", "entry_id", "named"), TORCH2TRT_CASES)
-def test_torch2trt_texts_are_answered_by_their_entry(
-    kb: KnowledgeBase, message: str, entry_id: str, named: str
-) -> None:
-    """Each torch2trt text is answered first by its own entry, confidently, as TensorRT's, and the answer
-    names what the message or the fix is about."""
-    found = kb.answer(message, top=3)
-    assert found.confident
-    top = found.matches[0]
-    assert (top.entry.id, top.entry.family) == (entry_id, "tensorrt")
-    assert named in f"{top.cause} {top.fix}"
+test_torch2trt_texts_are_answered_by_their_entry = answered_by_entry(TORCH2TRT_CASES, confident=True)
 
 
 def test_torch2trt_s_package_path_marks_tensorrt(kb: KnowledgeBase) -> None:

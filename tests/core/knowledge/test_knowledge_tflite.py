@@ -77,6 +77,7 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from tests.support.advice import (
+    Case,
     answered_by_entry,
     answers_with,
     assert_advice,
@@ -591,45 +592,44 @@ def test_tflite_ensure_eq_names_the_check_and_its_values(kb: KnowledgeBase) -> N
 # ---- s26h: MediaPipe's framework (google-ai-edge/mediapipe: validated_graph_config.cc, calculator_node.cc,
 # the GPU calculators under MEDIAPIPE_DISABLE_GPU), with made-up calculator and node names ----
 
-MEDIAPIPE_CASES = [
+MEDIAPIPE_CASES: list[Case] = [
     (
         "NotImplementedError: ValidatedGraphConfig Initialization failed.\n"
         "ImageCloneCalculator: GPU processing is disabled in build flags",
         "tflite-s26h-mediapipe-gpu-disabled",
-        "ImageCloneCalculator",
+        ("ImageCloneCalculator",),
     ),
     (
         "F0000 00:00:1739782582.369034  548617 calculator_graph.cc:157] Non-OK-status: Initialize(std::move"
         "(config)) status: NOT_FOUND: ValidatedGraphConfig Initialization failed.\n"
         'No registered object with name: HandRendererCpu; Unable to find Calculator "HandRendererCpu"',
         "tflite-s26h-mediapipe-calculator-not-registered",
-        "HandRendererCpu",
-    ),
-    (
-        "RuntimeError: ValidatedGraphConfig Initialization failed.",
-        "tflite-s26h-mediapipe-graph-config-invalid",
-        "not pasted",
-    ),
-    (
-        'INTERNAL: CalculatorGraph::Run() failed: Calculator::Process() for node "facedetector__Inference" '
-        "failed: input tensor size does not match the model",
-        "tflite-s26h-mediapipe-calculator-open-failed",
-        "facedetector__Inference",
+        ("HandRendererCpu",),
     ),
 ]
+"""The inner line (a calculator's own failure) answers before the graph's envelope, confidently."""
+test_mediapipe_graph_failures_are_answered_at_their_cause = answered_by_entry(MEDIAPIPE_CASES, confident=True)
 
 
-@pytest.mark.parametrize(("message", "entry_id", "named"), MEDIAPIPE_CASES)
-def test_mediapipe_graph_failures_are_answered_at_their_cause(
-    kb: KnowledgeBase, message: str, entry_id: str, named: str
-) -> None:
-    """The inner line (a calculator's own failure) answers before the graph's envelope, confidently, and the
-    answer names the calculator or node, or says the reason was not pasted."""
-    found = kb.answer(message, top=3)
+def test_mediapipe_s_node_failure_passes_its_reason_on(kb: KnowledgeBase) -> None:
+    """A node failing in Open/Process/Close is an envelope: its answer names the node and carries the reason
+    the calculator gave (the automatic judge calls an envelope generic, so it is not in the table above)."""
+    message = (
+        'INTERNAL: CalculatorGraph::Run() failed: Calculator::Process() for node "facedetector__Inference" '
+        "failed: input tensor size does not match the model"
+    )
+    found = kb.answer(message, top=1)
     assert found.confident
     top = found.matches[0]
-    assert (top.entry.id, top.entry.family) == (entry_id, "tflite")
-    assert named in f"{top.cause} {top.fix}"
+    assert top.entry.id == "tflite-s26h-mediapipe-calculator-open-failed"
+    assert "facedetector__Inference failed in its Process step" in top.cause
+    assert "input tensor size does not match the model" in top.cause
+
+
+def test_mediapipe_s_graph_envelope_alone_says_its_reason_was_not_pasted(kb: KnowledgeBase) -> None:
+    top = kb.lookup("RuntimeError: ValidatedGraphConfig Initialization failed.", top=1)[0]
+    assert (top.entry.id, top.entry.family) == ("tflite-s26h-mediapipe-graph-config-invalid", "tflite")
+    assert "(the first here: not pasted)" in top.cause
 
 
 def test_mediapipe_s_node_failure_reads_its_reason_without_a_doubled_stop(kb: KnowledgeBase) -> None:
