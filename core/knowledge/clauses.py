@@ -5188,6 +5188,15 @@ def _refined(
     key = (m.entry.family, own, any_tool, naming, is_code_card(m))
     if unanswered is not None and key in unanswered:
         return None
+    answered, by_code = _by_clause(m, own, text, any_tool, naming)
+    if answered is None and unanswered is not None and not by_code:
+        unanswered.add(key)
+    return answered
+
+
+def _by_clause(m: Match, own: str, text: str, any_tool: bool, naming: bool) -> tuple[Match | None, bool]:
+    """:func:`_refined`'s search of the clauses on the card's own part ``own`` of ``text``: the answer (None
+    when no clause answers), and whether a call clause matched but printed another code than the card's."""
     low = own.lower()
     by_code = False
     for clause in CLAUSES:
@@ -5202,12 +5211,11 @@ def _refined(
         if clause.unless and _regex(clause.unless).search(_own_lines(own, text)):
             continue
         found = _regex(clause.pattern).search(own)
-        if found is not None and (clause.scope != CALL or _of_card_code(m, found)):
-            return _answered_by(m, clause, _parts(found, clause, text))
-        by_code = by_code or found is not None
-    if unanswered is not None and not by_code:
-        unanswered.add(key)
-    return None
+        if found is not None:
+            if clause.scope != CALL or _of_card_code(m, found):
+                return _answered_by(m, clause, _parts(found, clause, text)), by_code
+            by_code = True
+    return None, by_code
 
 
 def _of_card_code(m: Match, found: re.Match[str]) -> bool:
