@@ -1911,3 +1911,108 @@ def test_openvinos_ci_build_tree_names_openvino(line: str) -> None:
     """The build paths of OpenVINO's release packages name OpenVINO even when the path's 'openvino' part is
     cut off (s26a)."""
     assert detect_families(line)[:1] == ["openvino"]
+
+
+# ---- s27a: OpenVINO's runtime, Python API and plugin texts read from the openvino 2026.4.1 wheel's
+# libraries (libopenvino, the CPU/GPU/AUTO/auto-batch plugins, _pyopenvino), each a vendor form with
+# made-up values: the compiled-blob compatibility checks of the CPU/GPU plugins' import_model, the
+# compiled model's refused set_property, the Python binding's shared-memory and copy checks, Tensor::set_shape
+# on user memory, the GPU's profiling and static-shape-only ops, automatic batching of a dynamic model and
+# two PrePostProcessor steps.
+CASES_S27A = [
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:170:\n"
+        "[CPU] Cannot import compiled blob: it was built for a different runtime configuration (OpenVINO "
+        "version/isa mismatch) and cannot be executed on this device.",
+        "openvino-s27a-compiled-blob-incompatible",
+        ("CPU", "cache_dir"),
+    ),
+    (
+        "[GPU] Cannot import compiled blob: missing compatibility descriptor (blob produced by an "
+        "incompatible OpenVINO version).",
+        "openvino-s27a-compiled-blob-incompatible",
+        ("GPU", "missing compatibility descriptor"),
+    ),
+    (
+        "Exception from src/inference/src/cpp/compiled_model.cpp:118:\n"
+        "It's not possible to set property of an already compiled model. Set property to "
+        "Core::compile_model during compilation",
+        "openvino-s27a-set-property-compiled-model",
+        ("compile_model",),
+    ),
+    (
+        "RuntimeError: SHARED MEMORY MODE FOR THIS CONSTANT IS NOT APPLICABLE! Passed numpy array must be C "
+        "contiguous.",
+        "openvino-s27a-numpy-not-contiguous",
+        ("CONSTANT", "ascontiguousarray"),
+    ),
+    (
+        "RuntimeError: Passed array must have the same size (number of elements) as the Tensor!",
+        "openvino-s27a-tensor-array-size",
+        ("copy_from",),
+    ),
+    (
+        "RuntimeError: Cannot call set_shape for Tensor created on top of preallocated memory if shape was "
+        "increased.",
+        "openvino-s27a-set-shape-preallocated",
+        ("set_input_tensor",),
+    ),
+    (
+        "[GPU] Profiling data was not collected: please check that ov::enable_profiling property was set to "
+        "true",
+        "openvino-s27a-gpu-profiling-not-enabled",
+        ("PERF_COUNT",),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "Auto-batching does not support dynamic networks!",
+        "openvino-s27a-auto-batch-dynamic",
+        ("ALLOW_AUTO_BATCHING",),
+    ),
+    (
+        "Auto-batching does not reshape/re-batch originally batched networks!",
+        "openvino-s27a-auto-batch-dynamic",
+        ("BATCH:GPU",),
+    ),
+    (
+        "RuntimeError: Can't convert to dynamic/unknown element type, consider using of "
+        "InputTensorInfo::set_element_type",
+        "openvino-s27a-ppp-dynamic-element-type",
+        ("set_element_type",),
+    ),
+    (
+        "Conversion is not supported for dynamic layouts with fully dynamic shapes",
+        "openvino-s27a-ppp-layout-fully-dynamic",
+        ("convert_layout",),
+    ),
+    (
+        "Exception from src/plugins/intel_gpu/src/plugin/program_builder.cpp:230:\n"
+        "Dynamic shapes are not supported for DetectionOutput operation yet",
+        "openvino-s27a-gpu-dynamic-op-unsupported",
+        ("DetectionOutput",),
+    ),
+]
+
+test_the_s27a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A, confident=True)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another program's blob import: no [CPU]/[GPU] plugin prefix
+        ("Cannot import compiled blob from cache.bin", "openvino-s27a-compiled-blob-incompatible"),
+        # torch's own set_ with a too-small storage is no OpenVINO tensor
+        (
+            "RuntimeError: setStorage: sizes [4, 4] out of bounds for storage of size 4",
+            "openvino-s27a-tensor-array-size",
+        ),
+        # TensorRT's and onnxruntime's dynamic-shape refusals are theirs
+        ("Dynamic shapes are not supported by this layer", "openvino-s27a-gpu-dynamic-op-unsupported"),
+        ("numpy array must be C contiguous", "openvino-s27a-numpy-not-contiguous"),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s27a_entries(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    found = kb.answer(message)
+    assert not (found.matches and found.matches[0].entry.id == entry), found.headline()
