@@ -1995,6 +1995,78 @@ CASES_S27A = [
 
 test_the_s27a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A, confident=True)
 
+# The GPU plugin's own "[GPU] ..." texts of the same wheel (libopenvino_intel_gpu_plugin.so): user tensors
+# that do not fit a static port, GenAI's GPU attention paths (XAttention, 4-bit KV cache, PagedAttention's
+# head size, the state API under KV-cache compression), remote contexts (USM, a shared queue), wait()
+# without start_async() and an op the plugin lacks.
+CASES_S27A_GPU = [
+    (
+        "Exception from src/plugins/intel_gpu/src/plugin/sync_infer_request.cpp:288:\n"
+        "[GPU] The tensor size is not equal to model, can't set input tensor with index: 1, because "
+        "model input (shape=[1,3,512,512]) and tensor (shape=(1.512.512.3)) are incompatible",
+        "openvino-s27a-gpu-tensor-vs-port-shape",
+        ("1.512.512.3", "model.reshape"),
+    ),
+    (
+        "[GPU] The input tensor size is not equal to model port shape, can't handle input tensor with name: "
+        "input_ids",
+        "openvino-s27a-gpu-tensor-vs-port-shape",
+        ("input_ids",),
+    ),
+    (
+        "[GPU] Output port is static and output tensor set by user has smaller size (2048) "
+        "than required (8192)",
+        "openvino-s27a-gpu-output-tensor-too-small",
+        ("2048", "8192", "set_output_tensor"),
+    ),
+    (
+        "[GPU] XAttention is not supported by your current GPU architecture or IGC version. Please either "
+        "disable XAttention by following the GenAI guide, or switch to a GPU with Xe2/Xe3 architecture and "
+        "ensure the latest IGC is installed.",
+        "openvino-s27a-gpu-xattention-unsupported",
+        ("use_sparse_attention",),
+    ),
+    (
+        "[GPU] 4-bit KV cache (u4/i4) with PagedAttention backend does not support BY_TOKEN quantization "
+        "mode. Please use BY_CHANNEL mode or switch to 8-bit (i8) KV cache precision.",
+        "openvino-s27a-gpu-kv-cache-u4-by-token",
+        ("KEY_CACHE_QUANT_MODE", "KV_CACHE_PRECISION"),
+    ),
+    (
+        "RuntimeError: [GPU] set_state API is supported only when KV-cache compression is disabled",
+        "openvino-s27a-gpu-state-api-kv-compression",
+        ("set_state", "KV_CACHE_PRECISION"),
+    ),
+    (
+        "[GPU] OCL PagedAttention kernel does not support head_size < 16. k_head_size=12, v_head_size=12",
+        "openvino-s27a-gpu-pa-head-size",
+        ("12", "ATTENTION_BACKEND"),
+    ),
+    (
+        "[GPU] Can't create USM tensor as USM is not supported (or manually disabled) on current device",
+        "openvino-s27a-gpu-usm-unsupported",
+        ("cl_intel_unified_shared_memory",),
+    ),
+    (
+        "[GPU] Throughput streams can't be used with shared queue!",
+        "openvino-s27a-gpu-streams-shared-queue",
+        ("NUM_STREAMS",),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:245:\n[GPU] Inference was not "
+        "started!",
+        "openvino-s27a-gpu-inference-not-started",
+        ("start_async",),
+    ),
+    (
+        "[GPU] PriorBoxClustered op is not supported in GPU plugin yet.",
+        "openvino-s27a-gpu-op-not-supported-yet",
+        ("PriorBoxClustered", "HETERO:GPU,CPU"),
+    ),
+]
+
+test_the_s27a_gpu_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A_GPU, confident=True)
+
 
 @pytest.mark.parametrize(
     ("message", "entry"),
@@ -2009,6 +2081,9 @@ test_the_s27a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S27
         # TensorRT's and onnxruntime's dynamic-shape refusals are theirs
         ("Dynamic shapes are not supported by this layer", "openvino-s27a-gpu-dynamic-op-unsupported"),
         ("numpy array must be C contiguous", "openvino-s27a-numpy-not-contiguous"),
+        # an OpenCL program's own wait, and a TensorRT/ORT op refusal, are not the GPU plugin's
+        ("Inference was not started", "openvino-s27a-gpu-inference-not-started"),
+        ("Op is not supported in TensorRT yet", "openvino-s27a-gpu-op-not-supported-yet"),
     ],
 )
 def test_other_tools_sentences_are_not_taken_by_the_s27a_entries(
