@@ -2067,6 +2067,60 @@ CASES_S27A_GPU = [
 
 test_the_s27a_gpu_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A_GPU, confident=True)
 
+# PrePostProcessor's resize, color and layout steps (libopenvino.so), the Python API's missing model path
+# (_pyopenvino), the CPU plugin's refusal of remote contexts and of a half-reset KV cache, and set_tensors on
+# a plugin without batched inputs.
+CASES_S27A_PPP_CPU = [
+    (
+        "RuntimeError: Exception from src/core/src/preprocess/preprocess_steps_impl.cpp:97:\n"
+        "Can't add resize for layout without W/H specified. Use 'set_layout' API to define layout of image "
+        "data, like `NCHW`",
+        "openvino-s27a-ppp-resize-needs-layout",
+        ("set_layout",),
+    ),
+    (
+        "Resize is not fully specified while target model shape is dynamic",
+        "openvino-s27a-ppp-resize-dynamic",
+        ("RESIZE_LINEAR",),
+    ),
+    (
+        "Multiple plane input is not allowed as model input. Consider using of convert_color preprocessing "
+        "operation. Current format is 'NV12_SINGLE_PLANE'",
+        "openvino-s27a-ppp-multi-plane-input",
+        ("NV12_SINGLE_PLANE", "convert_color"),
+    ),
+    (
+        "Layout [N,...] is not supported. Please use fully specified model layout, current is [N,...]",
+        "openvino-s27a-ppp-layout-not-fully-specified",
+        ("model", "N,..."),
+    ),
+    (
+        "RuntimeError: Path: /data/ir/resnet50.xml does not exist. Please provide valid model's path either "
+        "as a string, bytes or pathlib.Path. Examples:",
+        "openvino-s27a-python-model-path-missing",
+        ("/data/ir/resnet50.xml",),
+    ),
+    (
+        "RuntimeError: import_model with RemoteContext is not supported by CPU plugin!",
+        "openvino-s27a-cpu-remote-context",
+        ("import_model with RemoteContext",),
+    ),
+    (
+        "KV state must be reset simultaneously, please also reset state for past_key_values.11.value",
+        "openvino-s27a-cpu-kv-state-reset",
+        ("past_key_values.11.value", "reset_state"),
+    ),
+    (
+        "Not Implemented set_input_tensors/set_tensors are not supported by this plugin",
+        "openvino-s27a-set-tensors-not-supported",
+        ("set_input_tensor",),
+    ),
+]
+
+test_the_s27a_ppp_and_cpu_form_is_answered_by_its_entry = answered_by_entry(
+    CASES_S27A_PPP_CPU, confident=True
+)
+
 
 @pytest.mark.parametrize(
     ("message", "entry"),
@@ -2084,6 +2138,9 @@ test_the_s27a_gpu_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A_G
         # an OpenCL program's own wait, and a TensorRT/ORT op refusal, are not the GPU plugin's
         ("Inference was not started", "openvino-s27a-gpu-inference-not-started"),
         ("Op is not supported in TensorRT yet", "openvino-s27a-gpu-op-not-supported-yet"),
+        # a shell's or another loader's missing file is not the Python API's model path check
+        ("cat: /data/ir/resnet50.xml: No such file or directory", "openvino-s27a-python-model-path-missing"),
+        ("The file model.onnx does not exist.", "openvino-s27a-python-model-path-missing"),
     ],
 )
 def test_other_tools_sentences_are_not_taken_by_the_s27a_entries(
