@@ -1911,3 +1911,240 @@ def test_openvinos_ci_build_tree_names_openvino(line: str) -> None:
     """The build paths of OpenVINO's release packages name OpenVINO even when the path's 'openvino' part is
     cut off (s26a)."""
     assert detect_families(line)[:1] == ["openvino"]
+
+
+# ---- s27a: OpenVINO's runtime, Python API and plugin texts read from the openvino 2026.4.1 wheel's
+# libraries (libopenvino, the CPU/GPU/AUTO/auto-batch plugins, _pyopenvino), each a vendor form with
+# made-up values: the compiled-blob compatibility checks of the CPU/GPU plugins' import_model, the
+# compiled model's refused set_property, the Python binding's shared-memory and copy checks, Tensor::set_shape
+# on user memory, the GPU's profiling and static-shape-only ops, automatic batching of a dynamic model and
+# two PrePostProcessor steps.
+CASES_S27A = [
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:170:\n"
+        "[CPU] Cannot import compiled blob: it was built for a different runtime configuration (OpenVINO "
+        "version/isa mismatch) and cannot be executed on this device.",
+        "openvino-s27a-compiled-blob-incompatible",
+        ("CPU", "cache_dir"),
+    ),
+    (
+        "[GPU] Cannot import compiled blob: missing compatibility descriptor (blob produced by an "
+        "incompatible OpenVINO version).",
+        "openvino-s27a-compiled-blob-incompatible",
+        ("GPU", "missing compatibility descriptor"),
+    ),
+    (
+        "Exception from src/inference/src/cpp/compiled_model.cpp:118:\n"
+        "It's not possible to set property of an already compiled model. Set property to "
+        "Core::compile_model during compilation",
+        "openvino-s27a-set-property-compiled-model",
+        ("compile_model",),
+    ),
+    (
+        "RuntimeError: SHARED MEMORY MODE FOR THIS CONSTANT IS NOT APPLICABLE! Passed numpy array must be C "
+        "contiguous.",
+        "openvino-s27a-numpy-not-contiguous",
+        ("CONSTANT", "ascontiguousarray"),
+    ),
+    (
+        "RuntimeError: Passed array must have the same size (number of elements) as the Tensor!",
+        "openvino-s27a-tensor-array-size",
+        ("copy_from",),
+    ),
+    (
+        "RuntimeError: Cannot call set_shape for Tensor created on top of preallocated memory if shape was "
+        "increased.",
+        "openvino-s27a-set-shape-preallocated",
+        ("set_input_tensor",),
+    ),
+    (
+        "[GPU] Profiling data was not collected: please check that ov::enable_profiling property was set to "
+        "true",
+        "openvino-s27a-gpu-profiling-not-enabled",
+        ("PERF_COUNT",),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "Auto-batching does not support dynamic networks!",
+        "openvino-s27a-auto-batch-dynamic",
+        ("ALLOW_AUTO_BATCHING",),
+    ),
+    (
+        "Auto-batching does not reshape/re-batch originally batched networks!",
+        "openvino-s27a-auto-batch-dynamic",
+        ("BATCH:GPU",),
+    ),
+    (
+        "RuntimeError: Can't convert to dynamic/unknown element type, consider using of "
+        "InputTensorInfo::set_element_type",
+        "openvino-s27a-ppp-dynamic-element-type",
+        ("set_element_type",),
+    ),
+    (
+        "Conversion is not supported for dynamic layouts with fully dynamic shapes",
+        "openvino-s27a-ppp-layout-fully-dynamic",
+        ("convert_layout",),
+    ),
+    (
+        "Exception from src/plugins/intel_gpu/src/plugin/program_builder.cpp:230:\n"
+        "Dynamic shapes are not supported for DetectionOutput operation yet",
+        "openvino-s27a-gpu-dynamic-op-unsupported",
+        ("DetectionOutput",),
+    ),
+]
+
+test_the_s27a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A, confident=True)
+
+# The GPU plugin's own "[GPU] ..." texts of the same wheel (libopenvino_intel_gpu_plugin.so): user tensors
+# that do not fit a static port, GenAI's GPU attention paths (XAttention, 4-bit KV cache, PagedAttention's
+# head size, the state API under KV-cache compression), remote contexts (USM, a shared queue), wait()
+# without start_async() and an op the plugin lacks.
+CASES_S27A_GPU = [
+    (
+        "Exception from src/plugins/intel_gpu/src/plugin/sync_infer_request.cpp:288:\n"
+        "[GPU] The tensor size is not equal to model, can't set input tensor with index: 1, because "
+        "model input (shape=[1,3,512,512]) and tensor (shape=(1.512.512.3)) are incompatible",
+        "openvino-s27a-gpu-tensor-vs-port-shape",
+        ("1.512.512.3", "model.reshape"),
+    ),
+    (
+        "[GPU] The input tensor size is not equal to model port shape, can't handle input tensor with name: "
+        "input_ids",
+        "openvino-s27a-gpu-tensor-vs-port-shape",
+        ("input_ids",),
+    ),
+    (
+        "[GPU] Output port is static and output tensor set by user has smaller size (2048) "
+        "than required (8192)",
+        "openvino-s27a-gpu-output-tensor-too-small",
+        ("2048", "8192", "set_output_tensor"),
+    ),
+    (
+        "[GPU] XAttention is not supported by your current GPU architecture or IGC version. Please either "
+        "disable XAttention by following the GenAI guide, or switch to a GPU with Xe2/Xe3 architecture and "
+        "ensure the latest IGC is installed.",
+        "openvino-s27a-gpu-xattention-unsupported",
+        ("use_sparse_attention",),
+    ),
+    (
+        "[GPU] 4-bit KV cache (u4/i4) with PagedAttention backend does not support BY_TOKEN quantization "
+        "mode. Please use BY_CHANNEL mode or switch to 8-bit (i8) KV cache precision.",
+        "openvino-s27a-gpu-kv-cache-u4-by-token",
+        ("KEY_CACHE_QUANT_MODE", "KV_CACHE_PRECISION"),
+    ),
+    (
+        "RuntimeError: [GPU] set_state API is supported only when KV-cache compression is disabled",
+        "openvino-s27a-gpu-state-api-kv-compression",
+        ("set_state", "KV_CACHE_PRECISION"),
+    ),
+    (
+        "[GPU] OCL PagedAttention kernel does not support head_size < 16. k_head_size=12, v_head_size=12",
+        "openvino-s27a-gpu-pa-head-size",
+        ("12", "ATTENTION_BACKEND"),
+    ),
+    (
+        "[GPU] Can't create USM tensor as USM is not supported (or manually disabled) on current device",
+        "openvino-s27a-gpu-usm-unsupported",
+        ("cl_intel_unified_shared_memory",),
+    ),
+    (
+        "[GPU] Throughput streams can't be used with shared queue!",
+        "openvino-s27a-gpu-streams-shared-queue",
+        ("NUM_STREAMS",),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:245:\n[GPU] Inference was not "
+        "started!",
+        "openvino-s27a-gpu-inference-not-started",
+        ("start_async",),
+    ),
+    (
+        "[GPU] PriorBoxClustered op is not supported in GPU plugin yet.",
+        "openvino-s27a-gpu-op-not-supported-yet",
+        ("PriorBoxClustered", "HETERO:GPU,CPU"),
+    ),
+]
+
+test_the_s27a_gpu_form_is_answered_by_its_entry = answered_by_entry(CASES_S27A_GPU, confident=True)
+
+# PrePostProcessor's resize, color and layout steps (libopenvino.so), the Python API's missing model path
+# (_pyopenvino), the CPU plugin's refusal of remote contexts and of a half-reset KV cache, and set_tensors on
+# a plugin without batched inputs.
+CASES_S27A_PPP_CPU = [
+    (
+        "RuntimeError: Exception from src/core/src/preprocess/preprocess_steps_impl.cpp:97:\n"
+        "Can't add resize for layout without W/H specified. Use 'set_layout' API to define layout of image "
+        "data, like `NCHW`",
+        "openvino-s27a-ppp-resize-needs-layout",
+        ("set_layout",),
+    ),
+    (
+        "Resize is not fully specified while target model shape is dynamic",
+        "openvino-s27a-ppp-resize-dynamic",
+        ("RESIZE_LINEAR",),
+    ),
+    (
+        "Multiple plane input is not allowed as model input. Consider using of convert_color preprocessing "
+        "operation. Current format is 'NV12_SINGLE_PLANE'",
+        "openvino-s27a-ppp-multi-plane-input",
+        ("NV12_SINGLE_PLANE", "convert_color"),
+    ),
+    (
+        "Layout [N,...] is not supported. Please use fully specified model layout, current is [N,...]",
+        "openvino-s27a-ppp-layout-not-fully-specified",
+        ("model", "N,..."),
+    ),
+    (
+        "RuntimeError: Path: /data/ir/resnet50.xml does not exist. Please provide valid model's path either "
+        "as a string, bytes or pathlib.Path. Examples:",
+        "openvino-s27a-python-model-path-missing",
+        ("/data/ir/resnet50.xml",),
+    ),
+    (
+        "RuntimeError: import_model with RemoteContext is not supported by CPU plugin!",
+        "openvino-s27a-cpu-remote-context",
+        ("import_model with RemoteContext",),
+    ),
+    (
+        "KV state must be reset simultaneously, please also reset state for past_key_values.11.value",
+        "openvino-s27a-cpu-kv-state-reset",
+        ("past_key_values.11.value", "reset_state"),
+    ),
+    (
+        "Not Implemented set_input_tensors/set_tensors are not supported by this plugin",
+        "openvino-s27a-set-tensors-not-supported",
+        ("set_input_tensor",),
+    ),
+]
+
+test_the_s27a_ppp_and_cpu_form_is_answered_by_its_entry = answered_by_entry(
+    CASES_S27A_PPP_CPU, confident=True
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another program's blob import: no [CPU]/[GPU] plugin prefix
+        ("Cannot import compiled blob from cache.bin", "openvino-s27a-compiled-blob-incompatible"),
+        # torch's own set_ with a too-small storage is no OpenVINO tensor
+        (
+            "RuntimeError: setStorage: sizes [4, 4] out of bounds for storage of size 4",
+            "openvino-s27a-tensor-array-size",
+        ),
+        # TensorRT's and onnxruntime's dynamic-shape refusals are theirs
+        ("Dynamic shapes are not supported by this layer", "openvino-s27a-gpu-dynamic-op-unsupported"),
+        ("numpy array must be C contiguous", "openvino-s27a-numpy-not-contiguous"),
+        # an OpenCL program's own wait, and a TensorRT/ORT op refusal, are not the GPU plugin's
+        ("Inference was not started", "openvino-s27a-gpu-inference-not-started"),
+        ("Op is not supported in TensorRT yet", "openvino-s27a-gpu-op-not-supported-yet"),
+        # a shell's or another loader's missing file is not the Python API's model path check
+        ("cat: /data/ir/resnet50.xml: No such file or directory", "openvino-s27a-python-model-path-missing"),
+        ("The file model.onnx does not exist.", "openvino-s27a-python-model-path-missing"),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s27a_entries(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    found = kb.answer(message)
+    assert not (found.matches and found.matches[0].entry.id == entry), found.headline()
