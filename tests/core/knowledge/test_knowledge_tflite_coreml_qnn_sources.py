@@ -72,12 +72,6 @@ CASES: list[Case] = [
     ),
     # ---- tflite: the Task Library's vision tasks (tensorflow/tflite-support) ----
     (
-        "RuntimeError: Input tensor has type kTfLiteFloat32: it requires specifying NormalizationOptions "
-        "metadata to preprocess input images.",
-        "tflite-s27d-task-normalization-metadata",
-        ("kTfLiteFloat32", "metadata_writers"),
-    ),
-    (
         "ValueError: Mobile SSD models are expected to have exactly 4 outputs, found 3",
         "tflite-s27d-task-ssd-four-outputs",
         ("3 output(s)", "TFLite_Detection_PostProcess"),
@@ -89,22 +83,6 @@ CASES: list[Case] = [
         ("aten._zz_fused_op.default",),
     ),
     # ---- coreml: coremltools' PyTorch frontend and ct.convert ----
-    (
-        "ValueError: node zz_input.3 (upsample_nearest2d) got 4 input(s), expected [3]",
-        "coreml-s27d-torch-node-input-count",
-        ("zz_input.3", "upsample_nearest2d", "expects 3"),
-    ),
-    (
-        "ValueError: node zz_cat.1 (cat) got 1 input(s), expected minimum 2 inputs",
-        "coreml-s27d-torch-node-input-count",
-        ("zz_cat.1", "minimum 2 inputs"),
-    ),
-    (
-        "NotImplementedError: A variable dropout probability is specified. Since Core ML does not support "
-        "dropout yet, we cowardly refuse to convert it",
-        "coreml-s27d-torch-sdpa-dropout",
-        ("variable dropout_p", "model.eval()"),
-    ),
     (
         "ValueError: When 'convert_to' is mlprogram, the minimum deployment target must be at least "
         "iOS15/macOS12/watchOS8/tvOS15",
