@@ -801,6 +801,12 @@ _QUALCOMM: Markers = (
     ("qti/aisw", STRONG),
     ("qti\\aisw", STRONG),
     ("ggml-hex:", STRONG),
+    # Session s27d: the FastRPC user library's own calls as its error lines print them (quic/fastrpc:
+    # src/apps_mem_imp.c "apps_mem_request_map64/unmap64 failed", src/apps_std_imp.c and src/log_config.c
+    # "apps_std_fopen/fileExists/..."), and the Java package of SNPE's Android API (com.qualcomm.qti.snpe).
+    ("apps_mem_request", STRONG),
+    ("apps_std_", STRONG),
+    ("com.qualcomm.qti", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -1137,6 +1143,13 @@ _TFLITE: Markers = (
     # tf.lite.Interpreter, ai_edge_litert and ai-edge-torch's exported models call), named in their errors.
     ("createwrapperfrombuffer", STRONG),
     ("createwrapperfromfile", STRONG),
+    # Session s27d: the MLIR converter's flags as its failure and warning texts name them
+    # (tensorflow/compiler/mlir/lite/flatbuffer_export.cc: "(enabled via setting the -emit-select-tf-ops
+    # flag)", "(enabled via setting the -emit-custom-ops flag)", "TFLite interpreter needs to link Flex
+    # delegate ...").
+    ("-emit-select-tf-ops", STRONG),
+    ("-emit-custom-ops", STRONG),
+    ("needs to link flex delegate", STRONG),
 )
 
 # MNN, from alibaba/MNN:
