@@ -1,4 +1,5 @@
-"""Entries written from vendor sources for TensorRT's ONNX parser, Torch-TensorRT and torch_npu's copy path.
+"""Entries written from vendor sources for TensorRT's ONNX parser, Torch-TensorRT, torch_npu's copy path and
+Rockchip's model zoo demos.
 
 Each case is the vendor's format string with made-up names and values filled in, never an eval message:
 
@@ -8,7 +9,10 @@ Each case is the vendor's format string with made-up names and values filled in,
   missing from the node, the deprecated Scatter op);
 * pytorch/TensorRT: core/conversion/conversion.cpp (``"Unsupported operator: " << schema``);
 * Ascend/pytorch: torch_npu/csrc/aten/common/CopyKernel.cpp, CopyKernelOpApi.cpp, CachingHostAllocator.cpp
-  (``"ACL stream synchronize failed, error code:"``).
+  (``"ACL stream synchronize failed, error code:"``);
+* airockchip/rknn_model_zoo v2.3.2: examples/yolov5/cpp/main.cc and rknpu2/yolov5.cc (``init_<model>_model
+  fail!``, ``read image fail!``, ``load_model fail!``), utils/file_utils.c, utils/image_utils.c (RGA's width
+  alignment and its CPU fallback).
 """
 
 from __future__ import annotations
@@ -89,6 +93,22 @@ CASES: list[Case] = [
     ),
 ]
 
+ZOO: list[Case] = [
+    (
+        "init_qqnet_model fail! ret=-1 model_path=./model/qqnet.rknn",
+        "rknn-s27e-zoo-init-model-fail",
+        ("qqnet", "./model/qqnet.rknn", "librknnrt.so"),
+    ),
+    ("fopen ./model/qq.rknn fail!\nload_model fail!", "rknn-s27e-zoo-load-model-fail", ("./model/qq.rknn",)),
+    (
+        "read image fail! ret=-1 image_path=./img/qq_0001.jpg",
+        "rknn-s27e-zoo-read-image-fail",
+        ("./img/qq_0001.jpg",),
+    ),
+    ("src width is not 4/16-aligned, convert image use cpu", "rknn-s27e-zoo-rga-unaligned-cpu", ("RGA",)),
+]
+CASES += ZOO
+
 test_source_forms_are_answered_by_their_entry = answered_by_entry(CASES, confident=True)
 
 
@@ -100,6 +120,9 @@ test_source_forms_are_answered_by_their_entry = answered_by_entry(CASES, confide
         # a calculator's or a DSL's own "Unsupported operator" without a TorchScript schema
         "Unsupported operator: ^",
         "Unsupported operator: pow(a, b)",
+        # a model loader of another program: only the zoo's own wording with its ret/path is claimed
+        "init_model failed: ret=-1",
+        "read image failed: ./a.jpg",
     ],
 )
 def test_lookalikes_are_not_answered_by_the_new_entries(kb: KnowledgeBase, message: str) -> None:
