@@ -78,6 +78,13 @@ CASES = [
         "onnxruntime-s27b-csharp-ortgetapibase-entry-point",
         ("OrtGetApiBase", "System32", "runtimes/<rid>/native"),
     ),
+    # ---- onnxruntime: static quantization's calibrator ----
+    (
+        '  File "/zz/site-packages/onnxruntime/quantization/calibrate.py", line 377, in collect_data\n'
+        '    raise ValueError("No data is collected.")\nValueError: No data is collected.',
+        "onnxruntime-s27b-quant-calibration-no-data",
+        ("get_next()", "rewind()"),
+    ),
     # ---- torch.export under torch.onnx.export(dynamo=True) ----
     (
         "ValueError: Found the following conflicts between user-specified ranges and inferred ranges from "
