@@ -114,7 +114,7 @@ CASES = [
     (
         "[torch.onnx] Run decomposition... ✅\n[torch.onnx] Translate the graph into ONNX... ❌",
         "torch-onnx-s27b-dynamo-step-failed",
-        ("'Translate the graph into ONNX'", "custom_translation_table"),
+        ("Translate the graph into ONNX", "custom_translation_table"),
     ),
 ]
 
