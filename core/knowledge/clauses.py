@@ -2312,6 +2312,26 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-nms-boxes-scores-shape",
+        ("onnxruntime",),
+        "boxes and scores should have same ",
+        r"boxes and scores should have same (?P<value>num_batches|spatial_dimension)",
+        "NonMaxSuppression node {op|} checks its inputs against the operator's layout: boxes "
+        "[num_batches, num_boxes, 4] and scores [num_batches, num_classes, num_boxes]; here their {value} "
+        "differ. The scores usually arrive as [batch, boxes, classes] (a detector head's natural layout, "
+        "fed to the operator without the transpose) or the boxes were flattened or sliced differently "
+        "from the scores.",
+        "Transpose the scores to [batch, classes, boxes] before the NonMaxSuppression node (in the model: "
+        "scores.permute(0, 2, 1) before export, or a Transpose perm=[0, 2, 1] inserted in the graph) and "
+        "keep boxes as [batch, boxes, 4] with the same batch and box count; compare the two inputs' shapes "
+        "at the node (add them as graph outputs) to see which one changed.",
+        "microsoft/onnxruntime: core/providers/cpu/object_detection/non_max_suppression.cc "
+        "(NonMaxSuppressionBase::PrepareCompute: 'boxes and scores should have same num_batches.' / "
+        "'... same spatial_dimension.'); onnx/onnx docs/Operators.md (NonMaxSuppression input shapes)",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-gemm-dimension-mismatch",
         ("onnxruntime",),
         "gemm: dimension mismatch, w: ",
