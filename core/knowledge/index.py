@@ -23,13 +23,13 @@ import json
 import math
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 
 from dumpscope.core.knowledge.entry import Entry, entry_from_dict, may_contain_all, pattern_requires
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from mmap import mmap
+    from pathlib import Path
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
