@@ -487,7 +487,7 @@ class KnowledgeBase:
         self._idf: dict[str, float] = {}
         """The IDF weight of each word looked up so far (computed on first use: a message has few words)."""
         if postings.norms is None:
-            self._norm = word_norms(
+            self._norm: Sequence[float] = word_norms(
                 self._by_word, word_idf(self._by_word, len(self.entries)), len(self.entries)
             )
         else:
