@@ -311,6 +311,10 @@ class PackedFloats(Sequence[float]):
     def __len__(self) -> int:
         return self._raw.count(" ") + 1 if self._raw else 0
 
+    def floats(self) -> list[float]:
+        """Every number, as a list (what the index's JSON list of numbers read as)."""
+        return [float(p) for p in self._raw.split(" ")] if self._raw else []
+
     def __getitem__(self, i: Any) -> Any:  # int -> float; a slice -> list[float]
         parts = self._parts
         if parts is None:

@@ -90,7 +90,7 @@ def test_packed_norms_read_back_the_very_numbers_of_the_list() -> None:
 def test_packed_floats_round_trip_exactly(numbers: list[float]) -> None:
     packed = PackedFloats(" ".join(map(repr, numbers)))
     assert len(packed) == len(numbers)
-    assert list(packed) == numbers  # repr -> float is exact: byte-identical scores
+    assert list(packed) == packed.floats() == numbers  # repr -> float is exact: byte-identical scores
     assert [repr(x) for x in packed] == [repr(x) for x in numbers]
 
 
