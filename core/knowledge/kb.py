@@ -65,12 +65,13 @@ if TYPE_CHECKING:
 
     from dumpscope.core.knowledge.answer import Answer
 
-NORMS_AT_ONCE = 1500
-"""Once the lookups of a knowledge base have read more entry norms than this (about half the entries),
-every norm is read at once, as a list (~the cost of the index's former JSON list); before, only those asked
-for, each from its string (callgrind, a regular install: the E10001 line 202.4M instructions reading all at
-once, 196.5M one by one; a 6 KB torch_npu traceback 294.3M one by one, 283.9M all at once).  The same numbers
-either way, so the same scores."""
+NORMS_AT_ONCE = 600
+"""Once the lookups of a knowledge base have read more entry norms than this, every norm is read at once, as a
+list (~the cost of the index's former JSON list); before, only those asked for, each from its string.  A
+one-line message reads 281-538 (the bench's three lines), a long paste ~5,000 (its worst three dev messages).
+Callgrind, a regular install, E10001 line: 202.4M instructions reading all at once, 196.3M one by one; with
+1,500 here, a 6 KB torch_npu traceback read 1,500 one by one first and cost 7M more than main in an editable
+install.  The same numbers either way, so the same scores."""
 CODE_SCORE = 45.0
 PATTERN_SCORE = 40.0
 WORDS_SCORE = 15.0

@@ -225,3 +225,19 @@ def test_a_user_entry_replacing_a_built_in_one_is_judged_by_its_own_literals() -
     found = kb.lookup("dumpscope beta replaced Conv_1")
     assert found and found[0].entry.cause == "mine" and dict(found[0].captures)["op"] == "Conv_1"
     assert not [m for m in kb.lookup("dumpscope gamma replaced Conv_1") if "pattern" in m.reason]
+
+
+def test_norms_read_one_by_one_or_all_at_once_give_the_same_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A knowledge base reads its entries' norms from the index's string one by one until its lookups have
+    read :data:`~dumpscope.core.knowledge.kb.NORMS_AT_ONCE`, then all at once: the same numbers, the same
+    answers, whichever way a message is read."""
+    import dumpscope.core.knowledge.kb as kb_module
+
+    paste = "\n".join(MESSAGES)
+    answers = {}
+    for at_once in (0, 10**9):
+        monkeypatch.setattr(kb_module, "NORMS_AT_ONCE", at_once)
+        kb = load_kb(user_dir=NO_USER_DIR)
+        answers[at_once] = [_answers(kb, m) for m in [*MESSAGES, paste]]
+        assert isinstance(kb._norm, list) == (at_once == 0)
+    assert answers[0] == answers[10**9]
