@@ -17,6 +17,14 @@ checkout, each start would compile dumpscope's sources again (about 15 ms that n
 takes the longest in this process (the least of three tries each, so a burst of load rarely picks one; a
 count of entries parsed would miss a long paste, whose cost is its length), each then timed end to end
 like the three above, with their median and max.
+Issue 23 (s27g): every start-up figure twice, for the two ways the package is installed.  *editable*: the
+``dumpscope`` script of this interpreter's venv, an editable install (``pip install -e``), whose import hook
+(``__editable___dumpscope_*_finder``) runs at every interpreter start and imports pathlib, urllib.parse,
+ipaddress, fnmatch and re before ``python -c pass`` does anything (~16 ms of CPU here, in the baseline too).
+*regular*: a fresh venv made here with ``python -m venv --without-pip`` whose site-packages holds
+``dumpscope`` as a link to this tree, found by the plain path finder as a wheel's files would be, and a
+console script written as pip writes one: what a user who ran ``pip install dumpscope`` starts.  Each figure
+is against the ``python -c pass`` of its own venv.
 ``--stages`` (issue 23, latency by stage): for the same messages, the CPU time of each stage of an explain in
 a fresh process (import of the CLI and knowledge modules, loading the KB as ``explain MESSAGE`` does, the
 answer, the printing), medians over ``--runs`` processes, interleaved; CPU, not wall, so that a busy machine
@@ -134,33 +142,86 @@ def _command() -> list[str]:
 _CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from dumpscope.tui.cli.main import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+"""The console script pip writes for ``dumpscope = "dumpscope.tui.cli.main:main"`` (pip 23/24)."""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def regular_install(folder: Path) -> tuple[str, str]:
+    """A venv in ``folder`` with this tree installed as a regular (not editable) install would lay it out:
+    ``dumpscope`` in site-packages (a link to this tree, which holds the built extension modules) and pip's
+    console script.  Returns its python and its ``dumpscope`` script."""
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(site) / "dumpscope").symlink_to(ROOT, target_is_directory=True)
+    script = venv / "bin" / "dumpscope"
+    script.write_text(CONSOLE_SCRIPT.format(python=python), encoding="utf-8")
+    script.chmod(0o755)
+    return str(python), str(script)
+
+
+INSTALLS = ("editable", "regular")
+
+
 def startup(runs: int = 20, worst: int = 0) -> None:
     """Print start-up figures (median of ``runs`` fresh processes, runs interleaved so that a change of
-    load hits every command alike), each against the bare interpreter of the same run, and the load."""
+    load hits every command alike), each against the bare interpreter of the same run and install, and the
+    load."""
     load_before = os.getloadavg()
-    commands = {"baseline `python -c pass`": [sys.executable, "-c", "pass"]}
-    commands["knowledge import + load_kb + first lookup"] = [sys.executable, "-c", KNOWLEDGE_FIRST_LOOKUP]
-    for message in EXPLAIN_MESSAGES:
-        commands[f"`dumpscope explain {message[:28]}...`"] = [*_command(), "explain", message]
-    worst_names = []
-    for rank, (cost, message) in enumerate(worst_dev_messages(worst), 1):
-        name = f"worst dev #{rank} (first lookup {cost:.1f} ms in-process) `{message[:40]!r}...`"
-        commands[name] = [*_command(), "explain", message]
-        worst_names.append(name)
-    with tempfile.TemporaryDirectory() as cache:
+    worst_messages = worst_dev_messages(worst)
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as folder:
+        regular_python, regular_script = regular_install(Path(folder))
+        pythons = {"editable": (sys.executable, _command()), "regular": (regular_python, [regular_script])}
+        commands: dict[str, list[str]] = {}
+        worst_names: dict[str, list[str]] = {install: [] for install in INSTALLS}
+        for install, (python, command) in pythons.items():
+            commands[f"[{install}] baseline `python -c pass`"] = [python, "-c", "pass"]
+            commands[f"[{install}] knowledge import + load_kb + first lookup"] = [
+                python,
+                "-c",
+                KNOWLEDGE_FIRST_LOOKUP,
+            ]
+            for message in EXPLAIN_MESSAGES:
+                commands[f"[{install}] `dumpscope explain {message[:28]}...`"] = [
+                    *command,
+                    "explain",
+                    message,
+                ]
+            for rank, (cost, message) in enumerate(worst_messages, 1):
+                name = f"[{install}] worst dev #{rank} (first lookup {cost:.1f} ms in-process) "
+                name += f"`{message[:40]!r}...`"
+                commands[name] = [*command, "explain", message]
+                worst_names[install].append(name)
         _CHILD_ENV["PYTHONPYCACHEPREFIX"] = cache
         for argv in commands.values():  # untimed: fills the bytecode cache
             _fresh_ms(argv)
         times = _interleaved(commands, runs)
     _report(times, runs)
-    if worst_names:
-        medians = [statistics.median(w for w, _ in times[name]) for name in worst_names]
-        cpus = [statistics.median(c for _, c in times[name]) for name in worst_names]
-        print(
-            f"worst {len(worst_names)} dev messages: wall median of medians "
-            f"{statistics.median(medians):.0f} ms, max {max(medians):.0f} ms; "
-            f"CPU median {statistics.median(cpus):.0f} ms, max {max(cpus):.0f} ms"
-        )
+    for install, names in worst_names.items():
+        if names:
+            medians = [statistics.median(w for w, _ in times[name]) for name in names]
+            cpus = [statistics.median(c for _, c in times[name]) for name in names]
+            print(
+                f"[{install}] worst {len(names)} dev messages: wall median of medians "
+                f"{statistics.median(medians):.0f} ms, max {max(medians):.0f} ms; "
+                f"CPU median {statistics.median(cpus):.0f} ms, max {max(cpus):.0f} ms"
+            )
     load_after = os.getloadavg()
     print(
         f"load average (1/5/15 min) before {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f}, "
@@ -206,13 +267,14 @@ def _interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, list[tu
 
 def _report(times: dict[str, list[tuple[float, float]]], runs: int) -> None:
     """Median wall and CPU time of each command, against the bare interpreter's."""
-    base = statistics.median(w for w, _ in times["baseline `python -c pass`"])
-    base_cpu = statistics.median(c for _, c in times["baseline `python -c pass`"])
     for name, ts in times.items():
+        install = name[1 : name.index("]")]
+        base = statistics.median(w for w, _ in times[f"[{install}] baseline `python -c pass`"])
+        base_cpu = statistics.median(c for _, c in times[f"[{install}] baseline `python -c pass`"])
         med = statistics.median(w for w, _ in ts)
         cpu = statistics.median(c for _, c in ts)
-        extra = "" if name.startswith("baseline") else f" = +{med - base:.0f} ms over the baseline"
-        extra_cpu = "" if name.startswith("baseline") else f" (+{cpu - base_cpu:.0f} ms)"
+        extra = "" if "baseline" in name else f" = +{med - base:.0f} ms over the baseline"
+        extra_cpu = "" if "baseline" in name else f" (+{cpu - base_cpu:.0f} ms)"
         print(
             f"{name}: wall median {med:.0f} ms, min {min(w for w, _ in ts):.0f} ms over {runs} runs{extra}; "
             f"CPU median {cpu:.0f} ms{extra_cpu}, max {max(w for w, _ in ts):.0f} ms"

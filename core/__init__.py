@@ -18,10 +18,10 @@ onnx) are imported on first call, so ``import dumpscope.core`` stays cheap.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
 if TYPE_CHECKING:
+    from pathlib import Path  # at run time only where a function needs it (pathlib is ~3 ms of a start)
     from typing import Any
 
     from dumpscope.core.comparison.result import Comparison
@@ -108,6 +108,8 @@ def overflow(path: str | Path, *, with_stats: bool = True) -> OverflowReport:
     order, each event once, with decoded status bits and the op it is linked to;
     ``.problems`` lists files that could not be decoded.
     """
+    from pathlib import Path
+
     from dumpscope.core.vendor.opdebug import scan
 
     return scan(Path(path), with_stats=with_stats)

@@ -13,7 +13,6 @@ uses :func:`ascend_sanitise` to match such names.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote, unquote
 
 from dumpscope.core.lazyre import LazyPattern
 
@@ -27,6 +26,8 @@ def to_filename(name: str, suffix: str = ".npy") -> str:
     with a hash of the full name; they are not reversible from the file name
     alone, which is why every dump we write also has a manifest.
     """
+    from urllib.parse import quote  # here: urllib (and ipaddress behind it) are no cost of an explain start
+
     # quote() keeps only letters, digits and "_.-~"; everything else becomes %XX.
     stem = quote(name, safe="", encoding="utf-8", errors="surrogateescape")
     if stem.startswith("."):
@@ -43,6 +44,8 @@ def to_filename(name: str, suffix: str = ".npy") -> str:
 
 def from_filename(stem: str) -> str:
     """Reverse :func:`to_filename` (given the file name without its suffix)."""
+    from urllib.parse import unquote
+
     if stem == "%00empty":
         return ""
     return unquote(stem, encoding="utf-8", errors="surrogateescape")

@@ -15,14 +15,17 @@ import os
 import stat
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
 from dumpscope.core.knowledge.index import INDEX_FILE, CompiledIndex, read_index
 from dumpscope.core.knowledge.kb import KnowledgeBase
 from dumpscope.core.knowledge.package_data import package_buffer
 from dumpscope.core.knowledge.package_data import package_bytes as _package_bytes
-from dumpscope.core.paths import config_dir
+from dumpscope.core.paths import config_dir, config_dir_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BUILTIN_FILE = "kb.jsonl"
 
@@ -147,6 +150,11 @@ def _user_entries(
     extra: Iterable[str | os.PathLike[str]], user_dir: Path | None
 ) -> tuple[list[Entry], list[str]]:
     """Entries of the user's folder (sorted by file name) then of the ``extra`` files, and the warnings."""
+    extra = list(extra)
+    if user_dir is None and not extra and not os.path.isdir(os.path.join(config_dir_name(), "kb")):
+        return [], []  # no folder of the user's and no file given: pathlib is not imported (~3 ms of a start)
+    from pathlib import Path
+
     directory = user_kb_dir() if user_dir is None else user_dir
     files = sorted(directory.glob("*.jsonl")) if directory.is_dir() else []
     entries: list[Entry] = []

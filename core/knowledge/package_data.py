@@ -6,7 +6,7 @@ both read through it without importing each other.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -16,9 +16,10 @@ if TYPE_CHECKING:
 def package_bytes(name: str) -> bytes:
     """A package-data file of this package (a plain file beside this module when installed
     as files, else through :mod:`importlib.resources`, e.g. from a zip)."""
-    path = Path(__file__).with_name(name)
-    if path.is_file():
-        return path.read_bytes()
+    path = os.path.join(os.path.dirname(__file__), name)  # os.path, not pathlib: ~3 ms of an explain start
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            return f.read()
     from importlib import resources
 
     return resources.files("dumpscope.core.knowledge").joinpath(name).read_bytes()
@@ -35,7 +36,7 @@ def package_buffer(name: str) -> bytes | mmap.mmap:
     try:
         import mmap
 
-        with Path(__file__).with_name(name).open("rb") as f:
+        with open(os.path.join(os.path.dirname(__file__), name), "rb") as f:
             return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (ImportError, OSError, ValueError):  # no such file beside the module, an empty one, no mmap
         return package_bytes(name)

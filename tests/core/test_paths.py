@@ -9,7 +9,7 @@ import pytest
 
 from dumpscope.core.comparison.cache import key_path
 from dumpscope.core.knowledge import user_kb_dir
-from dumpscope.core.paths import config_dir
+from dumpscope.core.paths import config_dir, config_dir_name
 from tests.support.paths import REPO, product_sources
 
 
@@ -46,6 +46,7 @@ def test_the_precedence_is_the_same_for_every_user_of_the_folder(
             env.setenv(name, value.format(t=tmp_path))
     expected = Path(want.format(t=tmp_path))
     assert config_dir() == expected
+    assert Path(config_dir_name()) == expected  # the string form explain's start reads, without pathlib
     assert _every_user() == [expected] * 2
 
 

@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import KnowledgeBase, builtin_entries, entry_from_dict, load_kb
 from dumpscope.core.knowledge.index import (
     INDEX_FILE,
     EntryTable,
+    PackedFloats,
     PackedLists,
     build_index,
     read_index,
@@ -51,6 +54,44 @@ def test_index_of_another_source_is_refused() -> None:
     assert read_index(_source(), b"not json") is None
     assert read_index(_source(), b'{"format": 99}') is None
     assert read_index(_source(), raw) is not None
+
+
+def test_an_index_of_the_previous_format_is_refused_and_the_kb_parses_every_entry() -> None:
+    """Format 4 held the norms as a JSON list of numbers; format 5 as one string (:class:`PackedFloats`).  An
+    index of the old form beside a new reader is refused as a whole (then every entry is parsed: same
+    answers, slower), never read half-way."""
+    data = json.loads(_package_bytes(INDEX_FILE))
+    assert data["format"] == 5 and isinstance(data["postings"]["norms"], str)
+    old = {
+        **data,
+        "format": 4,
+        "postings": {**data["postings"], "norms": list(PackedFloats(data["postings"]["norms"]))},
+    }
+    assert read_index(_source(), json.dumps(old).encode()) is None
+    broken = {**data, "postings": {**data["postings"], "norms": "1.5 not-a-number"}}
+    index = read_index(_source(), json.dumps(broken).encode())  # a hand-edited index: fails clearly on use
+    assert index is not None
+    with pytest.raises(ValueError):
+        index.postings(for_change=False).norms[1]  # type: ignore[index]
+
+
+def test_packed_norms_read_back_the_very_numbers_of_the_list() -> None:
+    index = builtin_index()
+    assert index is not None
+    norms = index.postings(for_change=False).norms
+    assert isinstance(norms, PackedFloats)
+    built = json.loads(_package_bytes(INDEX_FILE))["postings"]["norms"].split(" ")
+    assert len(norms) == len(built) == len(builtin_entries())
+    assert list(norms) == [float(x) for x in built] and norms[-1] == float(built[-1])
+    assert norms[2:5] == [float(x) for x in built[2:5]]
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=50))
+def test_packed_floats_round_trip_exactly(numbers: list[float]) -> None:
+    packed = PackedFloats(" ".join(map(repr, numbers)))
+    assert len(packed) == len(numbers)
+    assert list(packed) == packed.floats() == numbers  # repr -> float is exact: byte-identical scores
+    assert [repr(x) for x in packed] == [repr(x) for x in numbers]
 
 
 def test_stale_index_falls_back_to_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,7 +163,7 @@ def test_user_entries_over_the_index_match_a_full_build() -> None:
     assert fast.user_entries == slow.user_entries == [user[0], user[2]]
     for name in ("_by_key", "_by_word", "_by_anchor", "_specific"):
         assert _nonempty(getattr(fast, name)) == _nonempty(getattr(slow, name)), name
-    assert fast._norm == pytest.approx(slow._norm)
+    assert list(fast._norm) == pytest.approx(slow._norm)
     for message in [*MESSAGES, "dumpscope test replaced Conv_1", "my brand new failure 42 RKNN_ERR_FAIL"]:
         assert _answers(fast, message) == _answers(slow, message), message
     assert _answers(fast, "my brand new failure 42")[0][0] == "user-new"
@@ -145,10 +186,10 @@ def test_packed_postings_read_as_the_lists_and_norms_of_a_full_build() -> None:
         assert set(packed) == set(built) and len(packed) == len(built), name
         assert all(packed[k] == built[k] for k in built), name
         assert "no such key" not in packed and packed.get("no such key") is None
-    assert fast._norm == pytest.approx(slow._norm)
+    assert list(fast._norm) == pytest.approx(slow._norm)
     # exactly what a knowledge base computes over the index's words (sorted): the same sums in the same order
     words = dict(sorted(slow._by_word.items()))
-    assert fast._norm == word_norms(words, word_idf(words, len(slow)), len(slow))
+    assert list(fast._norm) == word_norms(words, word_idf(words, len(slow)), len(slow))
     assert fast._specific == slow._specific and fast._always == slow._always
 
 
@@ -184,3 +225,19 @@ def test_a_user_entry_replacing_a_built_in_one_is_judged_by_its_own_literals() -
     found = kb.lookup("dumpscope beta replaced Conv_1")
     assert found and found[0].entry.cause == "mine" and dict(found[0].captures)["op"] == "Conv_1"
     assert not [m for m in kb.lookup("dumpscope gamma replaced Conv_1") if "pattern" in m.reason]
+
+
+def test_norms_read_one_by_one_or_all_at_once_give_the_same_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A knowledge base reads its entries' norms from the index's string one by one until its lookups have
+    read :data:`~dumpscope.core.knowledge.kb.NORMS_AT_ONCE`, then all at once: the same numbers, the same
+    answers, whichever way a message is read."""
+    import dumpscope.core.knowledge.kb as kb_module
+
+    paste = "\n".join(MESSAGES)
+    answers = {}
+    for at_once in (0, 10**9):
+        monkeypatch.setattr(kb_module, "NORMS_AT_ONCE", at_once)
+        kb = load_kb(user_dir=NO_USER_DIR)
+        answers[at_once] = [_answers(kb, m) for m in [*MESSAGES, paste]]
+        assert isinstance(kb._norm, list) == (at_once == 0)
+    assert answers[0] == answers[10**9]

@@ -74,6 +74,48 @@ def test_explain_builds_and_imports_its_own_command_only() -> None:
     assert "argparse" not in loaded and "gettext" not in loaded  # ``explain MESSAGE`` is read without them
 
 
+def _installed_start(folder: Path, code: str, config: Path) -> tuple[str, str]:
+    """Stdout and stderr of ``code`` run as under a regular (not editable) install: no ``site`` (the editable
+    install's import hook imports pathlib itself), the package found through a folder that holds it, as
+    site-packages would."""
+    packages = folder / "site"
+    packages.mkdir(parents=True)
+    (packages / "dumpscope").symlink_to(Path(cli_pkg.__file__).parents[2], target_is_directory=True)
+    env = {"DUMPSCOPE_CONFIG_DIR": str(config), "PYTHONPATH": str(packages)}
+    argv = [sys.executable, "-S", "-c", code]
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    return out.stdout, out.stderr
+
+
+START_MODULES = (
+    "import sys, io, contextlib\n"
+    "from dumpscope.tui.cli.main import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+    "    main(['explain', 'E RKNN: failed to open rknpu module, need to insmod rknpu dirver!'])\n"
+    "print(out.getvalue().splitlines()[1])\n"
+    "heavy = ('pathlib', 'urllib', 'urllib.parse', 'ipaddress', 'fnmatch')\n"
+    "print(' '.join(m for m in heavy if m in sys.modules))"
+)
+
+
+def test_explain_starts_without_pathlib_when_the_user_has_no_kb_folder(tmp_path: Path) -> None:
+    """pathlib, and urllib and ipaddress behind it, were ~3 ms of an installed ``explain MESSAGE`` start: the
+    knowledge base asks whether the user's ``kb`` folder exists with :mod:`os.path`; pathlib is imported only
+    when there is one (or a ``--kb`` file), and then the user's files are read as before."""
+    out, err = _installed_start(tmp_path / "a", START_MODULES, tmp_path / "no-such-config")
+    answer, loaded = out.splitlines()
+    assert "Rockchip RKNN runtime" in answer and "matched by pattern" in answer
+    assert (loaded, err) == ("", "")
+    mine = tmp_path / "config" / "kb"
+    mine.mkdir(parents=True)
+    (mine / "mine.jsonl").write_text('{"id": "user:npu"}\n', encoding="utf-8")  # a bad line: one warning
+    out, err = _installed_start(tmp_path / "b", START_MODULES, tmp_path / "config")
+    answer, loaded = out.splitlines()
+    assert "Rockchip RKNN runtime" in answer
+    assert "pathlib" in loaded.split()
+    assert f"{mine / 'mine.jsonl'}:1:" in err  # the user's folder was read
+
+
 QUICK_COMMAND_LINES = [
     ["explain", "E10001: Value [1,3,224] for parameter [--input_shape] is invalid."],
     ["explain", "--json", "Segmentation fault"],
