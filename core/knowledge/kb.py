@@ -788,8 +788,14 @@ class KnowledgeBase:
             return None
         if reason == "code" and speaks_of_parts(e):
             score = round(score - SUBCASE_PENALTY, 1)  # one case of the code, not the one the message states
-        if "pattern" not in reason and e.level != "family" and component_unnamed(e.tool, seg.lowered):
-            score = round(score * FOREIGN_WORDS_FACTOR, 1)  # a sibling component's entry: it names none
+        if (
+            "pattern" not in reason
+            and e.level != "family"
+            and e.family in seg.families
+            and component_unnamed(e.tool, seg.lowered)
+        ):
+            # a message of the family naming none of its components: a sibling component's entry is foreign
+            score = round(score * FOREIGN_WORDS_FACTOR, 1)
         codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
         return Match(
             entry=e,
