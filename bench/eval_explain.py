@@ -401,6 +401,8 @@ def specific(m: Any) -> tuple[bool, str]:
 
     Agreed with the hand verdicts of ``bench/specific_dev_judged.jsonl`` (``--agreement``);
     :func:`specific_loose` is the judge before those verdicts, kept to report the older figures."""
+    from dumpscope.core.knowledge.kb import speaks_of_parts
+
     ok, why = specific_loose(m)
     if not ok:
         return ok, why
@@ -412,6 +414,8 @@ def specific(m: Any) -> tuple[bool, str]:
         return False, "the fix is the tool's generic checklist (logs, versions, drivers, environment)"
     if any(k == "reason" and v for k, v in m.captures) and not e.keys:
         return False, "an envelope: the message's own reason is captured, the advice does not follow it"
+    if "pattern" not in m.reason and speaks_of_parts(e):
+        return False, "one case of the code, found without its pattern: its specifics are default words"
     names = [v for k, v in m.captures if k.rstrip("0123456789") in NAME_CAPTURES and len(v) > 1]
     if names and not any(v in text for v in names):
         return False, "the captured op/node/tensor is not named in the advice"

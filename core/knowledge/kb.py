@@ -55,6 +55,7 @@ from dumpscope.core.knowledge.index import (
     word_idf,
     word_norms,
 )
+from dumpscope.core.knowledge.markers import component_unnamed
 from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import tokens
 from dumpscope.core.lazyre import LazyPattern
@@ -89,6 +90,11 @@ PARTIAL_ANCHOR = 12
 SHARED_CODE_LIMIT = 3
 """A code named by more specific entries than this is evidence of the family only."""
 SHARED_CODE_SCORE = 10.0
+SUBCASE_PENALTY = 10.0
+"""How much lower an entry found by its code alone scores when its cause speaks of parts its pattern
+captures (:func:`speaks_of_parts`): it was written for one case of the code (``E89999``'s dtype mismatch
+of two named inputs), and the message, which its pattern did not match, does not state that case.  Below
+the code's other entries found the same way (CODE_SCORE + words), above a family card (FAMILY_SCORE)."""
 CATEGORY_SCHEMES = frozenset({"trtb", "trt", "ort", "onnx"})
 """Schemes whose codes are categories shared by many different problems (TensorRT ``Error Code 4``,
 onnx-tensorrt ``[8]``, onnxruntime status numbers, ``ValidationError``): family evidence only."""
@@ -334,6 +340,9 @@ def _missing_words(
         return done, "", at  # "{tensor} {dtype}", "{seq} ({op})": the part before said it
     if before:  # an opening bracket closed further on: "index ({tensor} included"
         return done, _missing_of(name), -1
+    code = _code_words(name, done, after + rest)
+    if code is not None:
+        return done, code, at  # "CUDA error {value}": the code is said to be not shown
     done, words = _default_fit(name, done, rest)
     if not words and rest[:1].isalnum():  # "{arg}s": a suffix needs its word
         words = _missing_of(name)
@@ -434,6 +443,50 @@ def _tidy(text: str) -> str:
     text = re.sub(_STRANDED, "", re.sub(_EMPTY, "\0", text))
     text = re.sub(_UNNAMED, r" \1 not named in this line", text).replace("\0", "")
     return text[:1].upper() + text[1:] if start else text
+
+
+_CODE_NOUNS = frozenset("error code status errno retcode".split())
+"""Words after which a part is the number or name of a code (``CUDA error {value}``, ``exited with code
+{value}``): a missing one is said to be not shown, never "error the value"."""
+_RETURNING = frozenset("returned returns".split())
+"""Verbs whose object is a returned code (``the driver returned {value}``)."""
+_BEING = frozenset("is was".split())
+"""Verbs whose complement is a value (``num_beams is {value}, and``): a missing one is said to be not shown
+where nothing follows it in the sentence (``is {value} bytes`` keeps the default)."""
+_CODE_PARTS = frozenset({"value", "arg", "code", "status", "errno", "ret", "err", "result"})
+"""Parts that after :data:`_CODE_NOUNS` or :data:`_RETURNING` hold a code's number or name."""
+NOT_SHOWN = "not shown in this message"
+"""What is said of a code the message did not carry (its kind is the entry's own word before it)."""
+
+
+_PHRASE_NEXT = frozenset("for in at from and but which while when before after on with or".split())
+"""Words that may follow a code said not to be shown: they start a new phrase (``returned {value} for the
+matrix product``), where a noun (``returns {value} tensors``) would belong to the part."""
+
+
+def _ends_phrase(rest: str) -> bool:
+    """Whether the text after a part starts a new phrase: punctuation, the end, or a word of
+    :data:`_PHRASE_NEXT` (not a possessive ``'s`` nor a noun of the part's own)."""
+    if rest.startswith("'s"):
+        return False
+    nxt = re.match(r" ([A-Za-z]+)", rest)
+    return not rest[:1].isalnum() and (nxt is None or nxt.group(1).lower() in _PHRASE_NEXT)
+
+
+def _code_words(name: str, before: str, rest: str) -> str | None:
+    """Words for a missing code part right after a code noun or a returning verb, or None: "returned CUDA
+    error (not shown in this message)", "the driver returned a code not shown in this message"; inside
+    brackets already open, no second pair ("(error not shown in this message)")."""
+    if name.rstrip("0123456789") not in _CODE_PARTS or not _ends_phrase(rest):
+        return None
+    previous = _previous_word(before)
+    if previous in _CODE_NOUNS:
+        return NOT_SHOWN if before.count("(") > before.count(")") else f"({NOT_SHOWN})"
+    if previous in _RETURNING:
+        return f"a code {NOT_SHOWN}"
+    if previous in _BEING and name.rstrip("0123456789") == "value" and re.match(_NO_NOUN, rest):
+        return f"a value {NOT_SHOWN}"
+    return None
 
 
 def _default_words(name: str, before: str, rest: str) -> str:
@@ -741,6 +794,16 @@ class KnowledgeBase:
                 score = round(score * FOREIGN_WORDS_FACTOR, 1)  # the message leans to another tool
         if score <= 0 and reason == "words":
             return None
+        if reason == "code" and speaks_of_parts(e):
+            score = round(score - SUBCASE_PENALTY, 1)  # one case of the code, not the one the message states
+        if (
+            "pattern" not in reason
+            and e.level != "family"
+            and e.family in seg.families
+            and component_unnamed(e.tool, seg.lowered)
+        ):
+            # a message of the family naming none of its components: a sibling component's entry is foreign
+            score = round(score * FOREIGN_WORDS_FACTOR, 1)
         codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
         return Match(
             entry=e,
@@ -1064,6 +1127,18 @@ def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
     best = max(key, key=lambda f: key[f])  # the first family of the highest score (dicts keep their order)
     first = next(i for i in range(run) if ranked[i].entry.family == best)
     return [ranked[first], *ranked[:first], *ranked[first + 1 :]]
+
+
+_SPOKEN_PART = re.compile(r"\{[a-z][a-z0-9_]{0,20}(?:\|[^{}|]{1,200})?\}")
+"""A part a text says in words when the message did not carry it: ``{name}`` or ``{name|words}`` (an
+empty ``{name|}`` says nothing)."""
+
+
+def speaks_of_parts(e: Entry) -> bool:
+    """Whether the entry's cause names parts its pattern captures (``inputs of different dtypes
+    ({dtype|one} and {dtype2|another})``): found without its pattern, it would describe a case the message
+    does not state, in default words."""
+    return "{" in e.cause and _SPOKEN_PART.search(e.cause) is not None
 
 
 def _shared(key: str, specific_entries: int) -> bool:

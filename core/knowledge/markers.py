@@ -245,6 +245,9 @@ _TENSORRT: Markers = (
     # "::" after the file name; other tools print "<file>.cpp:<line>").
     ("[tensorrt]", STRONG),
     ("tensorrt_bindings", STRONG),
+    # Branch s27f: MMDeploy's TensorRT plugins (open-mmlab/mmdeploy: csrc/mmdeploy/backend_ops/tensorrt/,
+    # csrc/backend_ops/tensorrt/ before 0.5), whose assertions print their source path.
+    ("backend_ops/tensorrt/", STRONG),
     ("[tensorrt-llm]", STRONG),
     ("[trt-llm]", STRONG),
     # Branch s20e: TensorRT-LLM's Python package and CLIs as tracebacks and shell errors name them
@@ -1496,6 +1499,36 @@ _COREML: Markers = (
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.
+COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("RKLLM", ("rkllm",)),
+    ("Genie", ("genie",)),
+    ("TensorRT-LLM", ("tensorrt_llm", "tensorrt-llm", "trtllm", "trt-llm", "trt_llm", "tllm")),
+    ("onnxruntime-genai", ("genai", "og.")),
+    ("OpenVINO GenAI", ("genai", "pipeline")),
+    ("MediaPipe LLM", ("mediapipe", "llm", "odml")),
+    ("LiteRT-LM", ("litert-lm", "litert_lm", "litertlm", "llm")),
+)
+"""Components of a family that print messages of their own beside the family's main product: an LLM
+runtime built on a vendor's model runtime (Rockchip's RKLLM over librknnrt, Qualcomm's Genie over QNN,
+TensorRT-LLM over TensorRT, onnxruntime-genai, OpenVINO GenAI, MediaPipe's and LiteRT's LLM inference over
+TFLite), as ``(text in an entry's tool, what a message of that component holds, lower case)``.  The
+component's messages name it (its library, package, namespace or API); an entry written for it is no
+answer to a message of its family that names no component when its pattern did not match
+(:func:`component_unnamed`): the wording they share is the family's (a plugin, a CUDA call, a model
+load), and the advice would be about the wrong component.  Read from the components' own sources: rkllm.h
+(``rkllm_*``), GenieCommon.h (``Genie*``), tensorrt_llm's package and ``tllm`` namespace, onnxruntime-genai's
+``og.`` API, OpenVINO GenAI's ``ov::genai`` pipelines, MediaPipe's ``LlmInference`` and LiteRT-LM."""
+
+
+def component_unnamed(tool: str, lowered: str) -> bool:
+    """Whether ``tool`` (an entry's) is a :data:`COMPONENTS` component that the message (``lowered``)
+    does not name."""
+    for name, literals in COMPONENTS:
+        if name in tool:
+            return not any(literal in lowered for literal in literals)
+    return False
+
+
 MARKERS: dict[str, Markers] = {
     "ascend": _ASCEND,
     "rknn": _RKNN,

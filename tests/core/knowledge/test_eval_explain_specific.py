@@ -92,6 +92,19 @@ def test_tightened_judge_rejects_what_the_loose_one_let_through(
     assert why in reason
 
 
+def test_tightened_judge_rejects_one_case_of_a_code_found_by_the_code_alone() -> None:
+    # A hand verdict of issue 23: an E89999 message about another failure answered by the entry for E89999's
+    # dtype mismatch, whose cause then read "inputs of different dtypes (one and another)".
+    fields = {"cause": LONG_CAUSE.replace("{op}", "{op|one node}"), "fix": LONG_FIX.replace("{op}", "it")}
+    m = Match(_entry(**fields), 46.0, "code", ())
+    assert specific_loose(m)[0]
+    ok, reason = specific(m)
+    assert not ok
+    assert "found without its pattern" in reason
+    # Its pattern matched: the parts are the message's own, and the same text is specific.
+    assert specific(Match(_entry(**fields), 86.0, "code+pattern", (("op", "Conv_1"),)))[0]
+
+
 def test_tightened_judge_keeps_a_specific_answer() -> None:
     m = Match(_entry(cause=LONG_CAUSE, fix=LONG_FIX), 50.0, "pattern", (("op", "Conv_1"),))
     assert "Conv_1" in m.cause and "Conv_1" in m.fix

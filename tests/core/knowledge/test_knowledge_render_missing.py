@@ -227,6 +227,53 @@ def test_a_verb_left_without_its_empty_part_says_that_the_line_does_not_name_it(
     )
 
 
+def test_a_missing_code_after_a_code_noun_is_said_to_be_not_shown() -> None:
+    # issue 23's hand draws: "returned CUDA error the value" read as if "the value" were the error.
+    assert fill("and CUDA returned error {value}: a kernel failed", ()) == (
+        "and CUDA returned error (not shown in this message): a kernel failed"
+    )
+    assert fill("it exited with code {value}; this line", ()) == (
+        "it exited with code (not shown in this message); this line"
+    )
+    assert (
+        fill("could not open (error {value}) here", ())
+        == "could not open (error not shown in this message) here"
+    )
+    assert fill("converter_lite stopped with status {value} (RET_INFER_ERR)", ()) == (
+        "converter_lite stopped with status (not shown in this message) (RET_INFER_ERR)"
+    )
+
+
+def test_a_missing_returned_code_is_said_to_be_a_code_not_shown() -> None:
+    assert fill("cuBLAS returned {value} for the matrix product", ()) == (
+        "cuBLAS returned a code not shown in this message for the matrix product"
+    )
+    assert fill("the driver returned {value}.", ()) == "the driver returned a code not shown in this message."
+
+
+def test_a_missing_value_after_is_is_said_to_be_not_shown_only_where_its_phrase_ends() -> None:
+    assert fill("num_beams is {value}, and it must be", ()) == (
+        "num_beams is a value not shown in this message, and it must be"
+    )
+    # A noun after the part belongs to it: the plain default words stay.
+    assert "not shown" not in fill("the data given is {value} bytes", ())
+    assert "not shown" not in fill("the model returns {value} tensors", ())
+    assert "not shown" not in fill("Read errno {value}'s meaning", ())
+
+
+def test_a_captured_code_after_a_code_noun_is_the_plain_substitution() -> None:
+    assert fill("returned CUDA error {value}; see", (("value", "700"),)) == "returned CUDA error 700; see"
+    assert fill("the driver returned {value}.", (("value", "-9"),)) == "the driver returned -9."
+
+
+@pytest.mark.parametrize("field", ["cause", "fix"])
+def test_no_entry_says_a_code_noun_then_default_words(field: str) -> None:
+    """No entry, rendered without its parts, says "error the value" or "returned the argument"."""
+    odd = re.compile(r"\b(?:error|code|status|errno|returned|returns) (?:the value|the argument)\b")
+    bad = [e.id for e in _WITH_PLACEHOLDERS if odd.search(fill(getattr(e, field), ()))]
+    assert not bad, bad
+
+
 def test_a_part_glued_to_a_name_reads_as_a_wildcard() -> None:
     assert fill("rknn_{api} was called", ()) == "rknn_* was called"
     assert fill("name it {tensor}_out", ()) == "name it *_out"
