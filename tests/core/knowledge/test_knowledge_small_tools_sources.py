@@ -154,14 +154,6 @@ def test_the_tools_own_text_gets_its_entry_with_the_values(
         assert captures.get(name) == value, (name, captures)
 
 
-def test_the_pass_file_entry_answers_without_the_optimizer_s_folder_name(kb: KnowledgeBase) -> None:
-    """The pass file alone (a log whose path was cut) still names onnx-optimizer's pass and how to skip it."""
-    top = kb.answer("passes/fuse_matmul_add_bias_into_gemm.h:71: runTransform: Assertion `x` failed.", top=1)
-    assert top.matches[0].entry.id == "onnxsim-s27c-optimizer-pass-file-assertion"
-    assert dict(top.matches[0].captures)["value"] == "fuse_matmul_add_bias_into_gemm"
-    assert "--skip-optimizer fuse_matmul_add_bias_into_gemm" in top.matches[0].fix
-
-
 @pytest.mark.parametrize(
     "message",
     [
