@@ -625,6 +625,9 @@ _FLOAT16: Markers = (
     ("validation failed for final fp16 model", STRONG),
     ("validation failed for original fp32 model", STRONG),
     ("validation failed for fp32 model", STRONG),
+    # Branch s27c: the mixed-precision converters' entry points (onnxconverter_common/auto_mixed_precision.py,
+    # auto_mixed_precision_model_path.py), named in their argument errors and tracebacks.
+    ("auto_convert_mixed_precision", STRONG),
 )
 
 # Qualcomm QNN / SNPE / QAIRT.  The SDK is not public: markers are the log prefixes and texts its
@@ -1231,6 +1234,15 @@ _MNN: Markers = (
     ("not support this pooling type", STRONG),
     ("const data type not supported!!!", STRONG),
     ("framework input error or not support this model type", STRONG),
+    # Branch s27c: the converter's own front-end files, which its '[hh:mm:ss] <file>:<line>:' log lines and
+    # its old uncaught 'Error' name even when the checkout's path does not say MNN
+    # (tools/converter/source/onnx/onnxConverter.cpp, onnxOpConverter.cpp, caffe/caffeConverter.cpp,
+    # tensorflow/tensorflowConverter.cpp, tfOpConverter.cpp).
+    ("onnxconverter.cpp", STRONG),
+    ("onnxopconverter.cpp", STRONG),
+    ("caffeconverter.cpp", STRONG),
+    ("tensorflowconverter.cpp", STRONG),
+    ("tfopconverter.cpp", STRONG),
 )
 
 # ncnn / pnnx, from Tencent/ncnn:
@@ -1404,6 +1416,12 @@ _TVM: Markers = (
     # Issue 23, round 9: relay's reshape check (src/relay/op/tensor/transform.cc: "Input tensor shape and
     # reshaped shape are not compatible").
     ("input tensor shape and reshaped shape are not compatible", STRONG),
+    # Branch s27c: the TensorIR schedule's files and report (src/s_tir/schedule/concrete_schedule.h,
+    # error.cc: "ScheduleError: An error occurred in the schedule primitive") and the code generator's
+    # registry names (src/target/codegen.cc: "target.build.<kind> is not enabled").
+    ("concrete_schedule", STRONG),
+    ("error occurred in the schedule primitive", STRONG),
+    ("target.build.", STRONG),
 )
 
 # Core ML, from apple/coremltools:
