@@ -1516,7 +1516,6 @@ _COREML: Markers = (
     ("nslocalizeddescription", MEDIUM),
 )
 
-#: family -> ((marker, weight), ...); markers are lower-case literals.
 COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("RKLLM", ("rkllm",)),
     ("Genie", ("genie",)),
@@ -1547,6 +1546,7 @@ def component_unnamed(tool: str, lowered: str) -> bool:
     return False
 
 
+#: family -> ((marker, weight), ...); markers are lower-case literals.
 MARKERS: dict[str, Markers] = {
     "ascend": _ASCEND,
     "rknn": _RKNN,
