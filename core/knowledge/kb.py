@@ -794,16 +794,7 @@ class KnowledgeBase:
                 score = round(score * FOREIGN_WORDS_FACTOR, 1)  # the message leans to another tool
         if score <= 0 and reason == "words":
             return None
-        if reason == "code" and speaks_of_parts(e):
-            score = round(score - SUBCASE_PENALTY, 1)  # one case of the code, not the one the message states
-        if (
-            "pattern" not in reason
-            and e.level != "family"
-            and e.family in seg.families
-            and component_unnamed(e.tool, seg.lowered)
-        ):
-            # a message of the family naming none of its components: a sibling component's entry is foreign
-            score = round(score * FOREIGN_WORDS_FACTOR, 1)
+        score = _part_of_family(e, score, reason, seg)
         codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
         return Match(
             entry=e,
@@ -1132,6 +1123,24 @@ def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
 _SPOKEN_PART = re.compile(r"\{[a-z][a-z0-9_]{0,20}(?:\|[^{}|]{1,200})?\}")
 """A part a text says in words when the message did not carry it: ``{name}`` or ``{name|words}`` (an
 empty ``{name|}`` says nothing)."""
+
+
+def _part_of_family(e: Entry, score: float, reason: str, seg: _Segment) -> float:
+    """``score`` lowered where the entry was written for one part of what the message may be: one case of
+    its code (found by the code alone, :data:`SUBCASE_PENALTY`), or a sibling component of the message's
+    family that the message does not name (:func:`~dumpscope.core.knowledge.markers.component_unnamed`,
+    weighed as foreign wording)."""
+    if reason == "code" and speaks_of_parts(e):
+        score = round(score - SUBCASE_PENALTY, 1)  # one case of the code, not the one the message states
+    if (
+        "pattern" not in reason
+        and e.level != "family"
+        and e.family in seg.families
+        and component_unnamed(e.tool, seg.lowered)
+    ):
+        # a message of the family naming none of its components: a sibling component's entry is foreign
+        score = round(score * FOREIGN_WORDS_FACTOR, 1)
+    return score
 
 
 def speaks_of_parts(e: Entry) -> bool:

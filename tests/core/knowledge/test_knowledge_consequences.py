@@ -173,7 +173,7 @@ def test_a_session_that_could_not_be_created_follows_from_the_load_error(kb: Kno
     )
     ranked = kb.lookup(message, top=5)
     assert ranked[0].entry.id != "onnxruntime-react-native-cant-create-session"
-    assert ("node", "Up_3") in ranked[0].captures
+    assert "Up_3" in dict(ranked[0].captures).values()  # as the node or the op the schema check names
     assert "onnxruntime-react-native-cant-create-session" in [m.entry.id for m in ranked[1:]]
 
 
