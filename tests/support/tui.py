@@ -9,6 +9,7 @@ from rich.console import Console
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
+from textual.worker import WorkerCancelled
 
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
@@ -35,7 +36,10 @@ async def settle(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, DumpscopeApp)
     for _ in range(100):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:  # a worker replaced by a newer one (exclusive): the loop waits for the rest
+            pass
         await pilot.pause(0.02)
         panes = app.screen.query(TensorPane)
         if all(p.is_settled for p in panes) and not app.workers:
