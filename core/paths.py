@@ -23,19 +23,13 @@ def config_dir() -> Path:
     folder).  The folder need not exist."""
     from pathlib import Path  # here: importing pathlib (urllib and ipaddress behind it) is ~3 ms of a start
 
-    own = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if own:
-        return Path(own).expanduser()
-    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or "").expanduser()
-    base = xdg if xdg.is_absolute() else Path.home() / ".config"
-    return base / "dumpscope"
+    return Path(config_dir_name())
 
 
 def config_dir_name() -> str:
-    """:func:`config_dir` as a string, found with :mod:`os.path` alone: a quick command that only asks
-    whether something is there (``explain``: is there a ``kb`` folder of the user's own entries?) starts
-    without pathlib.  The same folder as :func:`config_dir` (tests/core/test_paths.py compares them), written
-    without pathlib's clean-up of repeated or trailing slashes."""
+    """:func:`config_dir` as a string, found with :mod:`os.path` alone (the one place of the rule): a quick
+    command that only asks whether something is there (``explain``: is there a ``kb`` folder of the user's own
+    entries?) starts without pathlib.  A ``~user`` of no such user is left as written, not an error."""
     own = os.environ.get("DUMPSCOPE_CONFIG_DIR")
     if own:
         return os.path.expanduser(own)

@@ -553,6 +553,8 @@ class KnowledgeBase:
             )
         else:
             self._norm = postings.norms
+        self._norm_reads = 0
+        """How many entry norms the lookups have read from the index's string (:data:`NORMS_AT_ONCE`)."""
         self._words_factor = _words_factors(postings.families)
         self._plain: frozenset[int] = frozenset(postings.plain_positions())
         self._generic_words: frozenset[str] = postings.generic()
@@ -838,7 +840,7 @@ class KnowledgeBase:
         shared = self._shared_weights(known)
         norm = self._norm
         if isinstance(norm, PackedFloats):
-            self._norm_reads = getattr(self, "_norm_reads", 0) + len(shared)
+            self._norm_reads += len(shared)
             if self._norm_reads > NORMS_AT_ONCE:  # a long paste: read every number once, as a list
                 norm = self._norm = norm.floats()
         return {i: s / (msg_norm * norm[i]) for i, s in shared.items()}, rare
