@@ -26,6 +26,7 @@ import re
 from collections import namedtuple
 from collections.abc import Callable, Iterable
 
+from . import forms
 from .qnn_codes import FASTRPC_ERROR_NAMES, GENIE_STATUS_NAMES, QNN_ERROR_NAMES
 
 ORT_STATUS: dict[str, int] = {
@@ -320,8 +321,13 @@ def _compiled(i: int) -> re.Pattern[str]:
     """The compiled pattern of extractor ``i`` (compiled once, on first use)."""
     rx = _COMPILED[i]
     if rx is None:
-        rx = _COMPILED[i] = re.compile(_EXTRACTORS[i].pattern)
+        rx = _COMPILED[i] = forms.compile(_EXTRACTORS[i].pattern)
     return rx
+
+
+def extractor_patterns() -> list[str]:
+    """Every code extractor's pattern, in order (their compiled forms are stored: :mod:`.forms`)."""
+    return [x.pattern for x in _EXTRACTORS]
 
 
 def keys_of(scheme: str, m: re.Match[str]) -> list[str]:

@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
+from dumpscope.core.knowledge import forms
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
 from dumpscope.core.lazyre import LazyPattern
@@ -157,9 +158,10 @@ class Entry:
 
     @property
     def regex(self) -> re.Pattern[str] | None:
-        """The compiled pattern (compiled on first use: most entries are never searched)."""
+        """The compiled pattern (compiled on first use, from its stored form when there is one: most entries
+        are never searched)."""
         if self._regex is None and self.pattern:
-            object.__setattr__(self, "_regex", re.compile(self.pattern))
+            object.__setattr__(self, "_regex", forms.compile(self.pattern))
         return self._regex
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
