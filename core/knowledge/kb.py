@@ -52,6 +52,7 @@ from dumpscope.core.knowledge.index import (
     EntryTable,
     PackedFloats,
     Postings,
+    StaleIndex,
     word_idf,
     word_norms,
 )
@@ -585,7 +586,26 @@ class KnowledgeBase:
         "this tool is not covered", or "no confident match" (see :mod:`.answer`)."""
         from dumpscope.core.knowledge.answer import answer
 
-        return answer(self, message, top)
+        try:
+            return answer(self, message, top)
+        except StaleIndex:
+            self._parse_every_entry()
+            return answer(self, message, top)
+
+    def _parse_every_entry(self) -> None:
+        """The index does not fit the file it indexes (:class:`.index.StaleIndex`: a line edited in place
+        without a rebuild, found when it was parsed): from now on this knowledge base holds every entry of
+        the file's bytes, parsed, with the user's entries over them, as :func:`.loader.load_kb` builds one
+        without an index."""
+        from dumpscope.core.knowledge.loader import entries_of
+
+        table = self.entries
+        assert isinstance(table, EntryTable), "only an index's entries can be stale"
+        merged = {e.id: e for e in entries_of(table.source())}
+        merged.update((e.id, e) for e in table.extra())
+        hidden = self._hidden
+        self.__dict__.update(KnowledgeBase(merged.values(), warnings=self.warnings).__dict__)
+        self._hidden = hidden
 
     @staticmethod
     def follows_from(m: Match, cause: Match, text: str) -> bool:
@@ -610,6 +630,14 @@ class KnowledgeBase:
         by text any tool prints that its own part holds, found by its pattern
         (:func:`.clauses.runtime_answered`: the loader's ``invalid ELF header`` in a message naming RKNN).
         """
+        try:
+            return self._lookup(message, top)
+        except StaleIndex:  # an entry's line differs from the index's: every entry parsed, then again
+            self._parse_every_entry()
+            return self._lookup(message, top)
+
+    def _lookup(self, message: str, top: int) -> list[Match]:
+        """:meth:`lookup` on this knowledge base as it is."""
         text = message[:MAX_TEXT]
         if not text.strip():
             return []

@@ -57,17 +57,21 @@ def test_index_of_another_source_is_refused() -> None:
 
 
 def test_an_index_of_the_previous_format_is_refused_and_the_kb_parses_every_entry() -> None:
-    """Format 4 held the norms as a JSON list of numbers; format 5 as one string (:class:`PackedFloats`).  An
-    index of the old form beside a new reader is refused as a whole (then every entry is parsed: same
-    answers, slower), never read half-way."""
+    """Format 4 held the norms as a JSON list of numbers; format 5 as one string (:class:`PackedFloats`);
+    format 6 adds each entry's line CRC-32 (``line_crcs``).  An index of an old form beside a new reader is
+    refused as a whole (then every entry is parsed: same answers, slower), never read half-way."""
     data = json.loads(_package_bytes(INDEX_FILE))
-    assert data["format"] == 5 and isinstance(data["postings"]["norms"], str)
+    assert data["format"] == 6 and isinstance(data["postings"]["norms"], str)
     old = {
         **data,
         "format": 4,
         "postings": {**data["postings"], "norms": list(PackedFloats(data["postings"]["norms"]))},
     }
     assert read_index(_source(), json.dumps(old).encode()) is None
+    five = {k: v for k, v in data.items() if k != "line_crcs"} | {"format": 5}
+    assert read_index(_source(), json.dumps(five).encode()) is None
+    assert read_index(_source(), json.dumps(five).encode(), by_line=True) is None
+    assert read_index(_source(), json.dumps({**five, "format": 6}).encode(), by_line=True) is None
     broken = {**data, "postings": {**data["postings"], "norms": "1.5 not-a-number"}}
     index = read_index(_source(), json.dumps(broken).encode())  # a hand-edited index: fails clearly on use
     assert index is not None
@@ -92,6 +96,64 @@ def test_packed_floats_round_trip_exactly(numbers: list[float]) -> None:
     assert len(packed) == len(numbers)
     assert list(packed) == packed.floats() == numbers  # repr -> float is exact: byte-identical scores
     assert [repr(x) for x in packed] == [repr(x) for x in numbers]
+
+
+def test_an_index_checked_by_line_refuses_a_source_of_another_length() -> None:
+    raw = _package_bytes(INDEX_FILE)
+    longer = _source().replace(b'"fix": "', b'"fix": "X', 1)
+    assert read_index(longer, raw, by_line=True) is None
+    index = read_index(_source(), raw, by_line=True)
+    assert index is not None and index.lines_checked
+    assert read_index(_source(), raw) is not None and not read_index(_source(), raw).lines_checked  # type: ignore[union-attr]
+
+
+def _same_length_edit() -> tuple[bytes, bytes]:
+    """The source with one entry's fix edited in place to the same length, and that entry's example."""
+    source = _source()
+    for line in source.splitlines():
+        entry = json.loads(line) if line.strip() and not line.lstrip().startswith(b"#") else {}
+        if (
+            entry.get("example")
+            and "fix" in entry
+            and "E10001" in entry.get("code", "")
+            and "a" in entry["fix"]
+        ):
+            fix = json.dumps(entry["fix"]).encode()
+            edited = json.dumps(entry["fix"].replace("a", "o", 1)).encode()
+            assert len(edited) == len(fix)
+            return source.replace(fix, edited, 1), entry["example"].encode()
+    raise AssertionError("no E10001 entry with an example")
+
+
+def test_a_line_edited_in_place_is_found_when_parsed_and_every_entry_is_parsed_again() -> None:
+    """``explain MESSAGE`` checks each line's CRC-32 as it parses it, not the whole file's at start: a line
+    that no longer is the indexed one raises :class:`StaleIndex`, and the knowledge base then holds every
+    entry of the file, parsed: the answers of a knowledge base built without the index."""
+    from dumpscope.core.knowledge.index import StaleIndex
+    from dumpscope.core.knowledge.loader import entries_of
+
+    edited, example = _same_length_edit()
+    assert len(edited) == len(_source()) and edited != _source()
+    index = read_index(edited, _package_bytes(INDEX_FILE), by_line=True)
+    assert index is not None and read_index(edited, _package_bytes(INDEX_FILE)) is None
+    table = index.table()
+    with pytest.raises(StaleIndex):
+        list(table)
+    kb = KnowledgeBase.from_index(index)
+    slow = KnowledgeBase(entries_of(edited))
+    message = example.decode("utf-8")
+    assert _answers(kb, message) == _answers(slow, message)
+    assert [m.fix for m in kb.lookup(message)] == [m.fix for m in slow.lookup(message)]
+    assert isinstance(kb.entries, tuple)  # parsed, every one
+    fresh = KnowledgeBase.from_index(index)
+    assert fresh.answer(message).matches[0].fix == slow.answer(message).matches[0].fix
+
+
+def test_lines_checked_one_by_one_read_the_entries_of_the_whole_file_check() -> None:
+    raw = _package_bytes(INDEX_FILE)
+    by_line, whole = read_index(_source(), raw, by_line=True), read_index(_source(), raw)
+    assert by_line is not None and whole is not None
+    assert list(by_line.table()) == list(whole.table()) == list(builtin_entries())
 
 
 def test_stale_index_falls_back_to_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
