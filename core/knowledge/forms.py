@@ -227,12 +227,10 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
-def patterns_of(kb_text: str) -> list[tuple[str, int]]:
-    """The patterns whose forms the package stores: every entry pattern of a ``kb.jsonl`` text, then every
-    code extractor's (:mod:`.codes`), each with the flags it is compiled with (none)."""
+def patterns_of(kb_text: str, extractors: Iterable[str]) -> list[tuple[str, int]]:
+    """The patterns whose forms the package stores: every entry pattern of a ``kb.jsonl`` text, then the code
+    extractors' (:func:`.codes.extractor_patterns`), each with the flags it is compiled with (none)."""
     import json
-
-    from dumpscope.core.knowledge.codes import extractor_patterns
 
     found: list[tuple[str, int]] = []
     for line in kb_text.splitlines():
@@ -240,13 +238,15 @@ def patterns_of(kb_text: str) -> list[tuple[str, int]]:
             pattern = json.loads(line).get("pattern") or ""
             if pattern:
                 found.append((pattern, 0))
-    return found + [(p, 0) for p in extractor_patterns()]
+    return found + [(p, 0) for p in extractors]
 
 
-def write_forms(folder: Path) -> Path:
-    """Rebuild ``kb_forms.bin`` beside ``kb.jsonl`` in ``folder`` for this interpreter; returns its path."""
+def write_forms(folder: Path, extractors: Iterable[str]) -> Path:
+    """Rebuild ``kb_forms.bin`` beside ``kb.jsonl`` in ``folder`` for this interpreter, with the forms of the
+    code ``extractors`` too; returns its path."""
     from dumpscope.core.atomic import write_bytes
 
+    text = (folder / "kb.jsonl").read_bytes().decode("utf-8")
     target = folder / FORMS_FILE
-    write_bytes(build_forms(patterns_of((folder / "kb.jsonl").read_bytes().decode("utf-8"))), target)
+    write_bytes(build_forms(patterns_of(text, extractors)), target)
     return target

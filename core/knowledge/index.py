@@ -461,6 +461,17 @@ class CompiledIndex:
         return Postings.from_json(self.data["postings"], for_change)
 
 
+def entries_of(data: bytes) -> tuple[Entry, ...]:
+    """Every entry of the bytes of a built-in ``kb.jsonl``, parsed as :func:`.loader.builtin_entries` parses
+    them (a bad line raises)."""
+    lines = data.decode("utf-8").splitlines()
+    return tuple(
+        entry_from_dict(json.loads(line), trusted=True)
+        for line in lines
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
 def fingerprint(source: bytes | mmap) -> dict[str, int]:
     """Length and CRC-32 of the bytes of a ``kb.jsonl``: what ties an index to its source."""
     return {"bytes": len(source), "crc32": zlib.crc32(source)}

@@ -53,6 +53,7 @@ from dumpscope.core.knowledge.index import (
     PackedFloats,
     Postings,
     StaleIndex,
+    entries_of,
     word_idf,
     word_norms,
 )
@@ -597,8 +598,6 @@ class KnowledgeBase:
         without a rebuild, found when it was parsed): from now on this knowledge base holds every entry of
         the file's bytes, parsed, with the user's entries over them, as :func:`.loader.load_kb` builds one
         without an index."""
-        from dumpscope.core.knowledge.loader import entries_of
-
         table = self.entries
         assert isinstance(table, EntryTable), "only an index's entries can be stale"
         merged = {e.id: e for e in entries_of(table.source())}

@@ -39,14 +39,8 @@ def user_kb_dir() -> Path:
 @lru_cache(maxsize=1)
 def builtin_entries() -> tuple[Entry, ...]:
     """The curated entries shipped with dumpscope (patterns are compiled on first use)."""
-    return entries_of(_package_bytes(BUILTIN_FILE))
-
-
-def entries_of(data: bytes) -> tuple[Entry, ...]:
-    """The entries of the bytes of a built-in ``kb.jsonl`` (RuntimeError on a bad line)."""
-    entries, problems = parse_jsonl(
-        data.decode("utf-8").splitlines(), origin="builtin", label=BUILTIN_FILE, trusted=True
-    )
+    lines = _package_bytes(BUILTIN_FILE).decode("utf-8").splitlines()
+    entries, problems = parse_jsonl(lines, origin="builtin", label=BUILTIN_FILE, trusted=True)
     if problems:  # the test-suite keeps this from ever happening in a release
         raise RuntimeError("; ".join(problems))
     return tuple(entries)

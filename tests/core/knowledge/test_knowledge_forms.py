@@ -39,7 +39,7 @@ def _shipped() -> Forms:
 def test_shipped_forms_are_a_fresh_build_for_every_kb_pattern_and_code_extractor() -> None:
     """Edit kb.jsonl (or a code extractor), then run ``python -m dumpscope.core.knowledge``."""
     _shipped()
-    wanted = patterns_of(package_bytes("kb.jsonl").decode("utf-8"))
+    wanted = patterns_of(package_bytes("kb.jsonl").decode("utf-8"), extractor_patterns())
     assert {p for p, _ in wanted} >= set(extractor_patterns())
     assert package_bytes(FORMS_FILE) == build_forms(wanted), (
         "kb_forms.bin is stale: python -m dumpscope.core.knowledge"
@@ -48,7 +48,7 @@ def test_shipped_forms_are_a_fresh_build_for_every_kb_pattern_and_code_extractor
 
 def test_every_shipped_form_is_the_pattern_re_compiles() -> None:
     shipped = _shipped()
-    wanted = dict.fromkeys(patterns_of(package_bytes("kb.jsonl").decode("utf-8")))
+    wanted = dict.fromkeys(patterns_of(package_bytes("kb.jsonl").decode("utf-8"), extractor_patterns()))
     assert len(shipped) == len(wanted)
     for pattern, flags in wanted:
         assert _same(shipped.compile(pattern, flags), pattern, flags), pattern
@@ -135,7 +135,7 @@ def test_a_lookup_compiles_no_kb_pattern_with_re(monkeypatch: pytest.MonkeyPatch
         "AclrtSynchronizeDevice, error code is 507035\n[ERROR] 2025-01-02 (PID:1) ERR00100 PTA call acl api "
         "failed\nEZ9999: Inner Error!\n[TRT] [E] 4: [network.cpp::validate::2997] Error Code 4"
     )
-    wanted = {p for p, _ in patterns_of(package_bytes("kb.jsonl").decode("utf-8"))}
+    wanted = {p for p, _ in patterns_of(package_bytes("kb.jsonl").decode("utf-8"), extractor_patterns())}
     compiled: list[str] = []
     real = re.compile
 

@@ -129,8 +129,7 @@ def test_a_line_edited_in_place_is_found_when_parsed_and_every_entry_is_parsed_a
     """``explain MESSAGE`` checks each line's CRC-32 as it parses it, not the whole file's at start: a line
     that no longer is the indexed one raises :class:`StaleIndex`, and the knowledge base then holds every
     entry of the file, parsed: the answers of a knowledge base built without the index."""
-    from dumpscope.core.knowledge.index import StaleIndex
-    from dumpscope.core.knowledge.loader import entries_of
+    from dumpscope.core.knowledge.index import StaleIndex, entries_of
 
     edited, example = _same_length_edit()
     assert len(edited) == len(_source()) and edited != _source()
