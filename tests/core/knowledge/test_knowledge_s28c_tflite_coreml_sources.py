@@ -49,7 +49,8 @@ CASES: list[Case] = [
     ),
     (
         '[espresso] [Espresso::handle_ex_plan] exception=Espresso exception: "Invalid state": reshape '
-        "mismatching size: 2147483647 1 1 1 1 -> 12 7 99 1 1 status=-5\n[coreml] Error computing NN outputs -5",
+        "mismatching size: 2147483647 1 1 1 1 -> 12 7 99 1 1 status=-5\n"
+        "[coreml] Error computing NN outputs -5",
         "coreml-s28c-espresso-exception",
         ("Invalid state", "reshape mismatching size: 2147483647 1 1 1 1 -> 12 7 99 1 1", "EnumeratedShapes"),
     ),
@@ -80,8 +81,8 @@ CASES: list[Case] = [
     ),
     # ---- tflite: tensorflow/lite/python/lite.py ----
     (
-        "ValueError: This converter can only convert a single ConcreteFunction. Converting multiple functions "
-        "is under development.",
+        "ValueError: This converter can only convert a single ConcreteFunction. Converting multiple "
+        "functions is under development.",
         "tflite-s28c-converter-single-concrete-function",
         ("signature_keys",),
     ),
