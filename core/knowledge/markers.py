@@ -1156,6 +1156,21 @@ _TFLITE: Markers = (
     ("-emit-select-tf-ops", STRONG),
     ("-emit-custom-ops", STRONG),
     ("needs to link flex delegate", STRONG),
+    # Session s28c: TensorFlow Lite Micro's interpreter, allocator and op resolver as its errors and users'
+    # code name them (tensorflow/tflite-micro: tensorflow/lite/micro/micro_interpreter.cc, micro_allocator.cc
+    # "Arena size is too small for all buffers. Needed %u but only %u was available.",
+    # micro_mutable_op_resolver.h MicroMutableOpResolver), the package names of ai-edge-torch and
+    # ai-edge-quantizer (google-ai-edge; the converter and quantizer writing .tflite / LiteRT models) as pip
+    # and their tracebacks spell them, and MediaPipe's on-device LLM runtime namespace (odml.infra).
+    ("micro_interpreter", STRONG),
+    ("microinterpreter", STRONG),
+    ("micro_allocator", STRONG),
+    ("micromutableopresolver", STRONG),
+    ("arena size is too small for all buffers", STRONG),
+    ("ai-edge-torch", STRONG),
+    ("ai_edge_quantizer", STRONG),
+    ("ai-edge-quantizer", STRONG),
+    ("odml.infra", STRONG),
 )
 
 # MNN, from alibaba/MNN:
@@ -1514,6 +1529,19 @@ _COREML: Markers = (
     ("aneccompile", STRONG),
     ("unable to extract model type from stream", STRONG),
     ("nslocalizeddescription", MEDIUM),
+    # Session s28c: Espresso, the Core ML runtime engine for neural-network models, as its log prints it
+    # ("[espresso] [Espresso::handle_ex_plan] exception=Espresso exception: \"Invalid state\": ..."; the bare
+    # word is also Android's UI test framework, so only these forms), the model-asset error domain
+    # (com.apple.mlassetio, "Failed to parse the model specification. Error: Unable to parse ML Program: ...")
+    # and the framework's feature classes (MLFeatureProvider, MLFeatureValue, MLShapedArray).
+    ("[espresso]", STRONG),
+    ("espresso::", STRONG),
+    ("espresso exception", STRONG),
+    ("mlassetio", STRONG),
+    ("unable to parse ml program", STRONG),
+    ("mlfeatureprovider", STRONG),
+    ("mlfeaturevalue", STRONG),
+    ("mlshapedarray", STRONG),
 )
 
 COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
