@@ -296,6 +296,7 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             done, words = _own_fit(done, words)
             space = space if done.strip() else ""
         if not words:
+            done = _kind_with_article(done)
             glue = " " if space and done[-1:].isalnum() and text[at : at + 1].isalnum() else ""
             done += f"{glue}{before}\0{after}"
             empty = True
@@ -384,6 +385,24 @@ _UNKNOWN = "the part the message names"
 _KIND_ONLY = r" \((?:type|node|op|operator|layer|input|output|index|name)\0+\)"
 """A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``): the
 kinds that name a part alone, not those an entry keeps on purpose (``(opset {version|})``)."""
+
+
+_BARE_KIND = r"(?:^|[.!?:;] |\b(?i:for|of|in|on|at|to|from|with|by|into) )([A-Za-z]+)[ '\"]*$"
+"""A kind word (``node``, ``Operator``) that ends the text so far right after a preposition or at a sentence's
+start: ``for node {op|}`` or ``Node {op|} has`` without the part would read "for node" or "Node has"."""
+
+
+def _kind_with_article(done: str) -> str:
+    """``done`` with "the" before the kind word it ends with, where that word is bare (:data:`_BARE_KIND`)
+    and a part after it says nothing: ``Node {op|} has`` -> "The node has", ``needed by node {node}`` ->
+    "needed by the node"."""
+    m = re.search(_BARE_KIND, done)
+    if m is None or m.group(1).lower() not in _KIND_WORDS:
+        return done
+    start, kind = m.start(1), m.group(1)
+    opens = not done[:start].strip() or done[:start].rstrip()[-1:] in ".!?"
+    article = "The " if opens and kind[:1].isupper() else "the "
+    return done[:start] + article + kind[:1].lower() + kind[1:] + done[m.end(1) :]
 
 
 def _previous_word(done: str) -> str:
