@@ -662,7 +662,10 @@ class KnowledgeBase:
         ranked = family_wording_order(
             sorted(
                 float16_clash_first(
-                    innermost_first(inner_first(consequences_last(list(best.values()), text), text), text),
+                    innermost_first(
+                        inner_first(narrower_first(consequences_last(list(best.values()), text), text), text),
+                        text,
+                    ),
                     text,
                 ),
                 key=lambda r: (-r.score, r.entry.generic),
@@ -1576,6 +1579,47 @@ def innermost_first(matches: list[Match], text: str) -> list[Match]:
     best = max(m.score for m in inside)
     kept = {id(m) for m in inside}
     return [m if id(m) in kept or m.score < best else _under(m, best) for m in matches]
+
+
+def narrower_first(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with each specific pattern match that a narrower one of its tool refines scored just under
+    it: the narrower entry's pattern matched the same text (its match covers the other's) and read every part
+    the other read and more (``Load model from <path>.pt failed: Protobuf parsing failed`` refines the
+    checklist entry for any file that is not ONNX protobuf: the extension picks the cause).  A checklist
+    entry then stays as the fallback for a message whose details pick none of its subcases."""
+    spans = {id(m): _span(m, text) for m in matches if _is_subcase_candidate(m)}
+    if len(spans) < 2:
+        return matches
+    by_id = {id(m): m for m in matches}
+    best: dict[int, float] = {}
+    for a in spans:
+        for b in spans:
+            if a != b and _refines(by_id[a], spans[a], by_id[b], spans[b]):
+                best[b] = max(best.get(b, 0.0), by_id[a].score)
+    return [_under(m, best[id(m)]) if id(m) in best else m for m in matches]
+
+
+def _is_subcase_candidate(m: Match) -> bool:
+    return (
+        "pattern" in m.reason.split("+")
+        and bool(m.entry.pattern)
+        and not (_is_generic(m) or is_envelope(m) or is_code_card(m) or m.entry.consequence)
+    )
+
+
+def _span(m: Match, text: str) -> tuple[int, int]:
+    found = m.entry.search(text)
+    return (found.start(), found.end()) if found is not None else (-1, -1)
+
+
+def _refines(a: Match, span_a: tuple[int, int], b: Match, span_b: tuple[int, int]) -> bool:
+    """Whether ``a`` is a narrower case of ``b``: same tool, its match covers ``b``'s, it read each part
+    ``b`` read and at least one more."""
+    if a.entry.family != b.entry.family or span_a[0] < 0 or span_b[0] < 0:
+        return False
+    names_a, names_b = {k for k, _ in a.captures}, {k for k, _ in b.captures}
+    covers = span_a[0] <= span_b[0] and span_b[1] <= span_a[1]
+    return covers and names_b < names_a
 
 
 def _explains(m: Match, found: list[str]) -> bool:
