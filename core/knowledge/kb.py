@@ -1613,13 +1613,13 @@ def _span(m: Match, text: str) -> tuple[int, int]:
 
 
 def _refines(a: Match, span_a: tuple[int, int], b: Match, span_b: tuple[int, int]) -> bool:
-    """Whether ``a`` is a narrower case of ``b``: same tool, its match covers ``b``'s, it read each part
-    ``b`` read and at least one more."""
-    if a.entry.family != b.entry.family or span_a[0] < 0 or span_b[0] < 0:
+    """Whether ``a`` is a narrower case of ``b``: same tool, its match covers ``b``'s, it read each part ``b``
+    read (``b`` read one at least: an entry that read nothing is found by its own literal wording, which says
+    more than another entry's parts) with the same value, and at least one more."""
+    if a.entry.family != b.entry.family or span_a[0] < 0 or span_b[0] < 0 or not b.captures:
         return False
-    names_a, names_b = {k for k, _ in a.captures}, {k for k, _ in b.captures}
     covers = span_a[0] <= span_b[0] and span_b[1] <= span_a[1]
-    return covers and names_b < names_a
+    return covers and set(b.captures) < set(a.captures)
 
 
 def _explains(m: Match, found: list[str]) -> bool:

@@ -48,11 +48,8 @@ def _match(e: Entry, score: float, captures: tuple[tuple[str, str], ...]) -> Mat
 def test_narrower_first_moves_only_a_covering_match_that_read_more() -> None:
     text = "load of m.pt failed: bad bytes"
     broad = _match(_entry("broad", r"load of (?P<path>\S+) failed"), 50.0, (("path", "m.pt"),))
-    narrow = _match(
-        _entry("narrow", r"load of (?P<path>\S+\.(?P<value>pt)) failed: bad"),
-        45.0,
-        (("path", "m.pt"), ("value", "pt")),
-    )
+    narrow_entry = _entry("narrow", r"load of (?P<path>\S+\.(?P<value>pt)) failed: bad")
+    narrow = _match(narrow_entry, 45.0, (("path", "m.pt"), ("value", "pt")))
     out = {m.entry.id: m.score for m in narrower_first([broad, narrow], text)}
     assert out["narrow"] > out["broad"]
     # Another tool's entry, or one that reads a part the other did not, is not a subcase of it.
@@ -62,6 +59,13 @@ def test_narrower_first_moves_only_a_covering_match_that_read_more() -> None:
     assert {m.entry.id: m.score for m in narrower_first([broad, other], text)}["broad"] == 50.0
     sideways = _match(_entry("side", r"failed: (?P<detail>bad) bytes"), 45.0, (("detail", "bad"),))
     assert {m.entry.id: m.score for m in narrower_first([broad, sideways], text)}["broad"] == 50.0
+    # An entry that read nothing is found by its own wording: another's generic parts do not refine it
+    # (TensorRT's plugin-enqueue entry under the internal-assertion entry's file and condition).
+    literal = _match(_entry("literal", r"load of m\.pt failed"), 50.0, ())
+    assert {m.entry.id: m.score for m in narrower_first([literal, narrow], text)}["literal"] == 50.0
+    # The same part with another value is another reading, not a narrower one.
+    elsewhere = _match(narrow_entry, 45.0, (("path", "n.pt"), ("value", "pt")))
+    assert {m.entry.id: m.score for m in narrower_first([broad, elsewhere], text)}["broad"] == 50.0
 
 
 @pytest.mark.parametrize("order", [0, 1])
