@@ -5229,6 +5229,38 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     return matches
 
 
+LAST_RESORT = frozenset({"python-traceback-last-exception", "cpp-exception-what"})
+"""Clauses that only pass on the text of a failure (a traceback's last exception, an uncaught C++
+exception's ``what()``): :func:`refine` never uses them; :func:`last_resort_answered` does, after every
+clause and runtime entry had its turn."""
+
+
+def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after :func:`refine` and :func:`runtime_answered`) with a first match that is a
+    tool's family card or a wrapper's card (level ``context``) nothing answered, found by the tool's markers
+    or its pattern, answered by a :data:`LAST_RESORT` clause read on its own part of ``text``: the failure the
+    message ends with leads, the card's own advice stays in the fix.  A code card, a code-range entry or an
+    entry already answered keeps its advice (it says what its code means; the failure's text says less)."""
+    if not matches:
+        return matches
+    top = matches[0]
+    if (
+        "+" in top.entry.id
+        or "words" in top.reason.split("+")
+        or top.entry.level not in ("family", "context")
+    ):
+        return matches
+    own = card_text(top, text)
+    low = own.lower()
+    for clause in CLAUSES:
+        if clause.id not in LAST_RESORT or clause.literal not in low:
+            continue
+        found = _regex(clause.pattern).search(own)
+        if found is not None:
+            return [_answered_by(top, clause, _parts(found, clause, text)), *matches[1:]]
+    return matches
+
+
 def is_envelope(m: Match) -> bool:
     """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
     whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
@@ -5313,7 +5345,7 @@ def _by_clause(m: Match, own: str, text: str, any_tool: bool, naming: bool) -> t
     low = own.lower()
     by_code = False
     for clause in CLAUSES:
-        if ("{card}" in clause.cause) != naming:
+        if ("{card}" in clause.cause) != naming or clause.id in LAST_RESORT:
             continue
         if m.entry.family not in clause.families and (ANY not in clause.families or not any_tool):
             continue

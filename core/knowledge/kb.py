@@ -25,6 +25,7 @@ from dumpscope.core.knowledge.clauses import (
     answers_reason,
     is_code_card,
     is_envelope,
+    last_resort_answered,
     refine,
     runtime_answered,
 )
@@ -673,7 +674,10 @@ class KnowledgeBase:
             text,
         )
         answers = self.distinct_first(
-            runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            last_resort_answered(
+                runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            ),
+            text,
         )[: max(0, top)]
         printed: dict[str, str] = {}
         for c in found:
