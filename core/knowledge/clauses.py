@@ -5074,7 +5074,8 @@ CLAUSES: tuple[Clause, ...] = (
         "Find the call whose result is used here (the traceback's last frame reads x.{value} on it) and "
         "check that result before using it (if x is None: stop and print the tool's log); then fix the "
         "reason that call failed, which the tool logged before this traceback (TensorRT's "
-        "build_serialized_network or deserialize_cuda_engine return None after logging their error).",
+        "build_serialized_network or deserialize_cuda_engine return None after logging their error); "
+        "{card_fix}",
         "Python's AttributeError wording for None; TensorRT Python API (IBuilder.build_serialized_network, "
         "IRuntime.deserialize_cuda_engine return None on failure); dev threads "
         "RizhaoCai/PyTorch_ONNX_TensorRT#3, hukkelas/DSFD-Pytorch-Inference#15",
