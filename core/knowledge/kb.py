@@ -1622,6 +1622,8 @@ def _refines(a: Match, span_a: tuple[int, int], b: Match, span_b: tuple[int, int
     more than another entry's parts) with the same value, and at least one more."""
     if a.entry.family != b.entry.family or span_a[0] < 0 or span_b[0] < 0 or not b.captures:
         return False
+    if a.entry.keys or b.entry.keys:
+        return False  # a code's entries are ranked by their code and pattern (inner_first), not here
     covers = span_a[0] <= span_b[0] and span_b[1] <= span_a[1]
     return covers and set(b.captures) < set(a.captures)
 
