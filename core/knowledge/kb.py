@@ -1625,7 +1625,9 @@ def _refines(a: Match, span_a: tuple[int, int], b: Match, span_b: tuple[int, int
     if a.entry.keys or b.entry.keys:
         return False  # a code's entries are ranked by their code and pattern (inner_first), not here
     covers = span_a[0] <= span_b[0] and span_b[1] <= span_a[1]
-    return covers and set(b.captures) < set(a.captures)
+    extra = set(a.captures) - set(b.captures)
+    # more parts that only read the check's own text back (its detail, its code) pick no case
+    return covers and set(b.captures) < set(a.captures) and any(k not in _READ_BACK for k, _ in extra)
 
 
 def _explains(m: Match, found: list[str]) -> bool:
