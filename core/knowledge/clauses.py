@@ -20,6 +20,7 @@ from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
+from dumpscope.core.knowledge.tracebacks import MAX_FRAMES_LINES, traceback_end
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -1863,6 +1864,44 @@ CLAUSES: tuple[Clause, ...] = (
         _CALL_ANY,
         "",
         CALL,
+    ),
+    # --- s28f: RKNN-Toolkit's build wrapper ('E build: Traceback', 'Catch exception when building'): the
+    # frame that raised the exception names the part of build() that failed; its card lists every part -----
+    Clause(
+        "rknn-build-failed-in-quantisation",
+        ("rknn",),
+        "rknn/api/quant",
+        r'File "rknn/api/quant\w{0,40}\.py", line \d{1,6}, in (?P<call>[\w.]{1,160})\n'
+        r"(?:(?![^\n]{0,40}File \")[^\n]{0,300}\n){0,2}?"
+        r"(?:E(?: \w{1,30}:)? )?(?P<detail>[A-Za-z_][\w.]{0,80}(?:Error|Exception)\b[^\n]{0,300})",
+        "rknn.build() failed while quantising the model: {call}, in RKNN-Toolkit's quantisation code, raised "
+        "{detail}. That code runs the calibration dataset through the model and computes each layer's "
+        "scale and bias, so the dataset or a layer it cannot calibrate is the cause, not the NPU compiler.",
+        "Check the calibration data: every line of the dataset file must be the path of an image or .npy "
+        "with the model's input shape (several inputs: their paths space-separated on one line), readable "
+        "from the working directory; then build with do_quantization=False: if that passes, the quantiser "
+        "is the cause: try another quantized_algorithm or quantized_method in rknn.config(), a hybrid "
+        "quantisation of the layer the exception names, or a newer rknn-toolkit2.",
+        "airockchip/rknn-toolkit2: rknn/api/quant_utils and quantizer modules (the frames of build()'s "
+        "quantisation step), API doc (build do_quantization/dataset, config quantized_algorithm, "
+        "quantized_method, hybrid_quantization_step1/2); dev thread airockchip/rknn-toolkit2#528",
+    ),
+    Clause(
+        "rknn-build-failed-in-graph-optimiser",
+        ("rknn",),
+        "rknn/api/graph_optimizer",
+        r'File "rknn/api/graph_optimizer\.py", line \d{1,6}, in (?P<call>[\w.]{1,160})\n'
+        r"(?:(?![^\n]{0,40}File \")[^\n]{0,300}\n){0,2}?"
+        r"(?:E(?: \w{1,30}:)? )?(?P<detail>[A-Za-z_][\w.]{0,80}(?:Error|Exception)\b[^\n]{0,300})",
+        "rknn.build() failed while optimising the graph, before quantisation and compilation: {call}, one of "
+        "RKNN-Toolkit's graph rewrites (folding, fusing and reordering ops), raised {detail}. The model "
+        "holds an op or an attribute in a form that rewrite does not expect.",
+        "Simplify the model before loading it (onnxsim model.onnx model_sim.onnx) and export it with the "
+        "opset the toolkit's docs recommend; lower rknn.config(optimization_level=...) to skip most "
+        "rewrites; if the rewrite's name ({call}) points at one op type, replace that op in the source "
+        "model; a newer rknn-toolkit2 fixes many of these rewrites.",
+        "airockchip/rknn-toolkit2: rknn/api/graph_optimizer module (the frames of build()'s graph "
+        "optimisation), API doc (config optimization_level); dev thread airockchip/rknn-toolkit2#43",
     ),
     # --- onnxruntime's QNN execution provider: why an op builder refused a node (its IsOpSupported /
     # ProcessInputs reasons, ORT_RETURN_IF / ORT_RETURN_IF_NOT wording); they answer the envelope of QNN EP's
@@ -5023,6 +5062,61 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- s28f: a reason any tool's Python code prints (the tool's card answered it) ----------------------
+    Clause(
+        "python-none-has-no-attribute",
+        (ANY,),
+        "'nonetype' object has no attribute",
+        r"'NoneType' object has no attribute '(?P<value>[\w.]{1,80})'",
+        "The code read .{value} from a value that is None: the step that should have produced that object "
+        "(an engine, a model, a session, a graph node) failed or returned nothing, and the code used its "
+        "result without checking it. This line is a consequence; the failure is that earlier step's.",
+        "Find the call whose result is used here (the traceback's last frame reads x.{value} on it) and "
+        "check that result before using it (if x is None: stop and print the tool's log); then fix the "
+        "reason that call failed, which the tool logged before this traceback (TensorRT's "
+        "build_serialized_network or deserialize_cuda_engine return None after logging their error); "
+        "{card_fix}",
+        "Python's AttributeError wording for None; TensorRT Python API (IBuilder.build_serialized_network, "
+        "IRuntime.deserialize_cuda_engine return None on failure); dev threads "
+        "RizhaoCai/PyTorch_ONNX_TensorRT#3, hukkelas/DSFD-Pytorch-Inference#15",
+        "",
+        REASON,
+    ),
+    # --- s28f: last resorts: a traceback's last exception, a C++ what() line; after every other clause ------
+    Clause(
+        "python-traceback-last-exception",
+        (ANY,),
+        'file "',
+        r'File "(?P<file>[^"\n]{1,300})", line \d{1,7}, in (?P<call>[\w.<>]{1,160})\n'
+        r"(?:(?![^\n]{0,40}File \")[^\n]{0,300}\n){0,2}?(?:E(?: \w{1,30}:)? )?"
+        r"(?P<value>[A-Za-z_][\w.]{0,100}(?:Error|Exception))"
+        r"(?::[ \t]{0,4}(?P<detail>[^\n]{1,300}))?[ \t]*(?:\n|$)",
+        "The step failed with {value} ({detail|no message}), raised in {call} ({file}): that exception, the "
+        "traceback's last line, says what went wrong; the lines that report the step around it only say "
+        "which step caught it.",
+        "Start from the exception: its message names the value, file or op that was refused, and the "
+        "frame's file says which part raised it (your own script, a loader, a quantiser, a graph pass of "
+        "the tool). If it is your code, fix that line; if it is the tool's, act on that part: {card_fix}",
+        "Python's traceback layout (the last 'File ..., line N, in f' frame, then 'Type: message')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "cpp-exception-what",
+        (ANY,),
+        "what():",
+        r"terminate called after throwing an instance of '(?P<value>[^'\n]{1,160})'\s{0,8}\n"
+        r"\s{0,8}what\(\):\s{1,4}(?P<detail>[^\n]{3,400})",
+        "The process stopped on a C++ exception ({value}) that nothing caught; its message is the reason: "
+        "{detail}.",
+        "Act on that message: it names the check or the value that failed (a shape, a file, an op, a "
+        "device); catch the exception around the call to keep the process alive (try/catch on "
+        "std::exception in C++, the binding's exception in Python) and read its text; {card_fix}",
+        "C++ runtime: std::terminate's 'terminate called after throwing an instance of ...' and the "
+        "exception's what()",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -5136,6 +5230,38 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     return matches
 
 
+LAST_RESORT = frozenset({"python-traceback-last-exception", "cpp-exception-what"})
+"""Clauses that only pass on the text of a failure (a traceback's last exception, an uncaught C++
+exception's ``what()``): :func:`refine` never uses them; :func:`last_resort_answered` does, after every
+clause and runtime entry had its turn."""
+
+
+def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after :func:`refine` and :func:`runtime_answered`) with a first match that is a
+    tool's family card or a wrapper's card (level ``context``) nothing answered, found by the tool's markers
+    or its pattern, answered by a :data:`LAST_RESORT` clause read on its own part of ``text``: the failure the
+    message ends with leads, the card's own advice stays in the fix.  A code card, a code-range entry or an
+    entry already answered keeps its advice (it says what its code means; the failure's text says less)."""
+    if not matches:
+        return matches
+    top = matches[0]
+    if (
+        "+" in top.entry.id
+        or "words" in top.reason.split("+")
+        or top.entry.level not in ("family", "context")
+    ):
+        return matches
+    own = card_text(top, text)
+    low = own.lower()
+    for clause in CLAUSES:
+        if clause.id not in LAST_RESORT or clause.literal not in low:
+            continue
+        found = _regex(clause.pattern).search(own)
+        if found is not None:
+            return [_answered_by(top, clause, _parts(found, clause, text)), *matches[1:]]
+    return matches
+
+
 def is_envelope(m: Match) -> bool:
     """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
     whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
@@ -5220,7 +5346,7 @@ def _by_clause(m: Match, own: str, text: str, any_tool: bool, naming: bool) -> t
     low = own.lower()
     by_code = False
     for clause in CLAUSES:
-        if ("{card}" in clause.cause) != naming:
+        if ("{card}" in clause.cause) != naming or clause.id in LAST_RESORT:
             continue
         if m.entry.family not in clause.families and (ANY not in clause.families or not any_tool):
             continue
@@ -5318,7 +5444,9 @@ def _answered_as(
 
 
 MAX_CARD_LINES = 3
-"""A code card's own part of a message: the line with its code and at most this many lines in all."""
+"""A code card's own part of a message: the line with its code and at most this many lines in all (a
+wrapper's card, level ``context``, reads on to the end of the traceback that follows it:
+:func:`.tracebacks.traceback_end`)."""
 
 
 def card_text(m: Match, text: str) -> str:
@@ -5340,7 +5468,9 @@ def card_text(m: Match, text: str) -> str:
         if start < 0:
             return text
         first = text[start:].split("\n", 1)[0]
-    lines = text[start:].split("\n")[:MAX_CARD_LINES]
+    lines = text[start:].split("\n")
+    wrapped = traceback_end(lines[: MAX_CARD_LINES + MAX_FRAMES_LINES]) if e.level == "context" else 0
+    lines = lines[: max(MAX_CARD_LINES, wrapped)]
     others = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
     others = [c for c in others if c and c not in first and c != e.code]
     kept = [lines[0]]

@@ -25,6 +25,7 @@ from dumpscope.core.knowledge.clauses import (
     answers_reason,
     is_code_card,
     is_envelope,
+    last_resort_answered,
     refine,
     runtime_answered,
 )
@@ -298,6 +299,7 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             done, words = _own_fit(done, words)
             space = space if done.strip() else ""
         if not words:
+            done = _kind_with_article(done)
             glue = " " if space and done[-1:].isalnum() and text[at : at + 1].isalnum() else ""
             done += f"{glue}{before}\0{after}"
             empty = True
@@ -386,6 +388,24 @@ _UNKNOWN = "the part the message names"
 _KIND_ONLY = r" \((?:type|node|op|operator|layer|input|output|index|name)\0+\)"
 """A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``): the
 kinds that name a part alone, not those an entry keeps on purpose (``(opset {version|})``)."""
+
+
+_BARE_KIND = r"(?:^|[.!?:;] |\b(?i:for|of|in|on|at|to|from|with|by|into) )([A-Za-z]+)[ '\"]*$"
+"""A kind word (``node``, ``Operator``) that ends the text so far right after a preposition or at a sentence's
+start: ``for node {op|}`` or ``Node {op|} has`` without the part would read "for node" or "Node has"."""
+
+
+def _kind_with_article(done: str) -> str:
+    """``done`` with "the" before the kind word it ends with, where that word is bare (:data:`_BARE_KIND`)
+    and a part after it says nothing: ``Node {op|} has`` -> "The node has", ``needed by node {node}`` ->
+    "needed by the node"."""
+    m = re.search(_BARE_KIND, done)
+    if m is None or m.group(1).lower() not in _KIND_WORDS:
+        return done
+    start, kind = m.start(1), m.group(1)
+    opens = not done[:start].strip() or done[:start].rstrip()[-1:] in ".!?"
+    article = "The " if opens and kind[:1].isupper() else "the "
+    return done[:start] + article + kind[:1].lower() + kind[1:] + done[m.end(1) :]
 
 
 def _previous_word(done: str) -> str:
@@ -670,7 +690,10 @@ class KnowledgeBase:
         ranked = family_wording_order(
             sorted(
                 float16_clash_first(
-                    innermost_first(inner_first(consequences_last(list(best.values()), text), text), text),
+                    innermost_first(
+                        inner_first(narrower_first(consequences_last(list(best.values()), text), text), text),
+                        text,
+                    ),
                     text,
                 ),
                 key=lambda r: (-r.score, r.entry.generic),
@@ -678,7 +701,10 @@ class KnowledgeBase:
             text,
         )
         answers = self.distinct_first(
-            runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            last_resort_answered(
+                runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            ),
+            text,
         )[: max(0, top)]
         printed: dict[str, str] = {}
         for c in found:
@@ -1584,6 +1610,51 @@ def innermost_first(matches: list[Match], text: str) -> list[Match]:
     best = max(m.score for m in inside)
     kept = {id(m) for m in inside}
     return [m if id(m) in kept or m.score < best else _under(m, best) for m in matches]
+
+
+def narrower_first(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with each specific pattern match that a narrower one of its tool refines scored just under
+    it: the narrower entry's pattern matched the same text (its match covers the other's) and read every part
+    the other read and more (``Load model from <path>.pt failed: Protobuf parsing failed`` refines the
+    checklist entry for any file that is not ONNX protobuf: the extension picks the cause).  A checklist
+    entry then stays as the fallback for a message whose details pick none of its subcases."""
+    spans = {id(m): _span(m, text) for m in matches if _is_subcase_candidate(m)}
+    if len(spans) < 2:
+        return matches
+    by_id = {id(m): m for m in matches}
+    best: dict[int, float] = {}
+    for a in spans:
+        for b in spans:
+            if a != b and _refines(by_id[a], spans[a], by_id[b], spans[b]):
+                best[b] = max(best.get(b, 0.0), by_id[a].score)
+    return [_under(m, best[id(m)]) if id(m) in best else m for m in matches]
+
+
+def _is_subcase_candidate(m: Match) -> bool:
+    return (
+        "pattern" in m.reason.split("+")
+        and bool(m.entry.pattern)
+        and not (_is_generic(m) or is_envelope(m) or is_code_card(m) or m.entry.consequence)
+    )
+
+
+def _span(m: Match, text: str) -> tuple[int, int]:
+    found = m.entry.search(text)
+    return (found.start(), found.end()) if found is not None else (-1, -1)
+
+
+def _refines(a: Match, span_a: tuple[int, int], b: Match, span_b: tuple[int, int]) -> bool:
+    """Whether ``a`` is a narrower case of ``b``: same tool, its match covers ``b``'s, it read each part ``b``
+    read (``b`` read one at least: an entry that read nothing is found by its own literal wording, which says
+    more than another entry's parts) with the same value, and at least one more."""
+    if a.entry.family != b.entry.family or span_a[0] < 0 or span_b[0] < 0 or not b.captures:
+        return False
+    if a.entry.keys or b.entry.keys:
+        return False  # a code's entries are ranked by their code and pattern (inner_first), not here
+    covers = span_a[0] <= span_b[0] and span_b[1] <= span_a[1]
+    extra = set(a.captures) - set(b.captures)
+    # more parts that only read the check's own text back (its detail, its code) pick no case
+    return covers and set(b.captures) < set(a.captures) and any(k not in _READ_BACK for k, _ in extra)
 
 
 def _explains(m: Match, found: list[str]) -> bool:

@@ -85,3 +85,36 @@ def _unprefixed(line: str, prefix: str) -> str:
     if prefix.strip() and line.startswith(prefix):
         return line[len(prefix) :]
     return line
+
+
+def traceback_end(lines: list[str]) -> int:
+    """How many of ``lines`` reach the end of the first Python traceback that starts among them: up to and
+    with its exception line and the lines that continue it (:func:`failures`' reading, log prefix and all);
+    0 when no traceback there reaches its exception line.  A wrapper's card (``E build: Catch exception when
+    building RKNN model!``, then the traceback) reads this far, so that the frame and the exception that say
+    why are part of what it answers."""
+    for i, line in enumerate(lines):
+        pos = line.find(HEADER)
+        if pos < 0:
+            continue
+        prefix = line[:pos]
+        seen_frame = False
+        rest = lines[i + 1 : i + 1 + MAX_FRAMES_LINES]
+        for n, raw in enumerate(rest):
+            body = _unprefixed(raw, prefix)
+            if PY_FRAME.match(body):
+                seen_frame = True
+                continue
+            if not seen_frame or not body.strip() or body[:1].isspace():
+                continue
+            if not EXCEPTION_LINE.match(body) and not _RAISED.match(body):
+                return 0
+            end = n + 1
+            for more in rest[n + 1 : n + MAX_FAILURE_LINES]:
+                tail = _unprefixed(more, prefix)
+                if not tail.strip() or HEADER in tail or tail.startswith(_CHAIN) or PY_FRAME.match(tail):
+                    break
+                end += 1
+            return i + 1 + end
+        return 0
+    return 0

@@ -431,10 +431,8 @@ def test_a_clause_is_sound(kb: KnowledgeBase, clause) -> None:  # type: ignore[n
     ), (clause.literal, required)
     groups = set(rx.groupindex) | (set(re.compile(clause.context).groupindex) if clause.context else set())
     for name, words in re.findall(r"\{([a-z][a-z0-9_]*)(\|[^{}]*)?\}", clause.cause + clause.fix):
-        naming = clause.scope == CALL and name in (
-            "card",
-            "card_fix",
-        )  # the card's own advice, put in by refine
+        # the card's own advice, put in by refine: its cause only by a call clause, its fix by any clause
+        naming = name == "card_fix" or (clause.scope == CALL and name == "card")
         assert name in groups or words or naming, (clause.id, name)
     families = {e.family for e in kb.entries}
     assert all(f == ANY or f in families for f in clause.families)

@@ -99,7 +99,10 @@ def test_an_entry_s_own_words_keep_their_parentheses() -> None:
 def test_an_article_or_a_kind_word_before_a_missing_part_keeps_the_sentence_whole() -> None:
     assert fill("The inputs of a {op_type} node differ", ()) == "The inputs of a node differ"
     assert fill("x shape {shape}, filter shape {shape2}).", ()) == "x shape, filter shape)."
-    assert fill("Value {value} for parameter {option} is invalid", ()) == "Value for parameter is invalid"
+    assert (
+        fill("Value {value} for parameter {option} is invalid", ())
+        == "The value for the parameter is invalid"
+    )
 
 
 def test_an_empty_part_right_before_another_gives_it_its_space() -> None:
