@@ -597,7 +597,7 @@ def _normalised(text: str) -> str:
         ("round30.jsonl", 43),
         ("round31.jsonl", 26),
         ("round32.jsonl", 53),
-        ("round33.jsonl", 34),
+        ("round33.jsonl", 33),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
