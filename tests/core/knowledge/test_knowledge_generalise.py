@@ -492,6 +492,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round30.jsonl",
         "round31.jsonl",
         "round32.jsonl",
+        "round33.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -596,10 +597,11 @@ def _normalised(text: str) -> str:
         ("round30.jsonl", 43),
         ("round31.jsonl", 26),
         ("round32.jsonl", 53),
+        ("round33.jsonl", 33),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 32: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 33: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
