@@ -2101,3 +2101,43 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "blaize",
     }
 )
+
+LogForm = tuple[str, str, int]
+"""A log-line form a literal marker cannot hold: ``(literal, pattern, weight)``: the pattern (a regular
+expression over the lower-cased text) is tried only when the literal is in that text; a match counts as one
+marker of ``weight`` at where it starts."""
+
+_RKNN_FORMS: tuple[LogForm, ...] = (
+    # Rockchip's build stamp after a version, "(<commit>@<ISO time>)" or "(<commit> build@<ISO time>)": how
+    # the RKNPU stack prints its versions, each with a different name before it ("librknnc version: 1.1.0b0
+    # (8d7e25ad@2021-06-30T18:33:39)", "librknnrt version: 1.4.0 (a10f100eb@2022-09-09T09:07:14)", the
+    # toolkit's "Transfer version 2.2.2 (12abf2a@2024-09-02T03:22:41)", rknn_server's "1.5.2 (8babfea
+    # build@2023-08-25T10:30:12)"; airockchip/rknn-toolkit2:
+    # rknn-toolkit2/examples/functions/npu_device_test/README.md).  A version name a marker would need is the
+    # part that changes; the stamp is the form.  No other covered tool's dev message or the real noise holds
+    # it (checked on every eval file's dev records and scan_noise).
+    ("@20", r"\(\s?[0-9a-f]{6,12}(?: build)?@20\d\d-\d\d-\d\dt\d\d:\d\d:\d\d\)", MEDIUM),
+    # RKNN-Toolkit(2)'s logger re-prints a caught exception's traceback line by line at its error level,
+    # each line behind "E " (rknn/api/rknn_log: error_catch_decorator, the "E Traceback (most recent call
+    # last):" that follows "E Catch exception when building RKNN model!"); Python prints the line bare,
+    # pytest's "E" lines are indented further.
+    ("e traceback (", r"(?m)^e traceback \(most recent call last\):", MEDIUM),
+    # The banner of Rockchip's runtimes on the board: RKLLM's "rkllm-runtime version: 1.1.4, rknpu driver
+    # version: 0.9.8, platform: RK3588" (airockchip/rknn-llm, rkllm-runtime's logger) names the driver and
+    # the SoC (RK35xx, RV11xx) together.
+    ("platform: r", r"driver version: [\w.]{1,20}, platform: r[kv]\d{4}", MEDIUM),
+    # The progress lines of RKNN-Toolkit2's example scripts, which most conversion scripts are copied from
+    # (airockchip/rknn-toolkit2: rknn-toolkit2/examples/*/*/test.py: "print('--> Building model')", "'-->
+    # Export rknn model'", "'--> Init runtime environment'"), printed around the toolkit's calls.
+    (
+        "--> ",
+        r"(?m)^--> (?:config(?:ing)? model|load(?:ing)? model|build(?:ing)? model|export(?:ing)? rknn"
+        r"|init runtime environment|running model)",
+        MEDIUM,
+    ),
+)
+
+#: family -> its log-line forms (:data:`LogForm`), each a MEDIUM marker: the text leans to the family, a
+#: marker of another tool still names that tool.  Qualcomm's forms (a number before the level) are read
+#: in :mod:`.family` itself: one of them names the tool alone and the other yields to it.
+LOG_FORMS: dict[str, tuple[LogForm, ...]] = {"rknn": _RKNN_FORMS}
