@@ -295,7 +295,9 @@ each pattern compiled on first use."""
 def _log_forms(low: str) -> dict[str, list[tuple[int, int]]]:
     """The log-line forms that a literal marker cannot hold: each family's of :data:`.markers.LOG_FORMS`
     (Rockchip's build stamp, the toolkit's error-level traceback, the runtime's banner, the example
-    scripts' progress lines), then Qualcomm's tools' (a number before the level)."""
+    scripts' progress lines; the Hexagon libraries' and FastRPC's file-and-line lines), then Qualcomm's
+    tools' (a number before the level: the command-line tools' line names the tool and replaces the rest,
+    the converters' Python logger adds to them)."""
     hits: dict[str, list[tuple[int, int]]] = {}
     for family, literal, form, weight in _LOG_FORMS:
         if literal in low:
@@ -306,10 +308,10 @@ def _log_forms(low: str) -> dict[str, list[tuple[int, int]]]:
         m = _QNN_TOOL_LOG.search(low, 0, MAX_TEXT)
         if m:
             hits["qualcomm"] = [(STRONG, m.start())]
-    if " - " in low and "qualcomm" not in hits:
+    if " - " in low and all(weight != STRONG for weight, _ in hits.get("qualcomm", ())):
         m = _QAIRT_PY_LOG.search(low, 0, MAX_TEXT)
         if m:
-            hits["qualcomm"] = [(MEDIUM, m.start()), (WEAK, m.start())]
+            hits.setdefault("qualcomm", []).extend(((MEDIUM, m.start()), (WEAK, m.start())))
     return hits
 
 

@@ -214,6 +214,13 @@ _RKNN: Markers = (
     ("w config:", STRONG),
     ("w init_runtime:", STRONG),
     ("w inference:", STRONG),
+    # Session s28b: the RKNN compiler's pass trace at its debug level (rknn-toolkit2 2.5.0's
+    # rknn/api/lib/linux-x86_64/librknnc.so: ">>>>>> start: %s" and "<<<<<<<< end: %s" around each pass,
+    # "rknn::RKNNAllocateConvCachePass"), the last lines before a compiler crash; and the toolkit's fusing
+    # progress bar ("I OpFusing 0 : 100%|...", one per fusing round of build()).
+    (">>>>>> start: ", STRONG),
+    ("<<<<<<<< end: ", STRONG),
+    ("i opfusing", MEDIUM),
 )
 
 _TENSORRT: Markers = (
@@ -813,6 +820,17 @@ _QUALCOMM: Markers = (
     ("apps_mem_request", STRONG),
     ("apps_std_", STRONG),
     ("com.qualcomm.qti", STRONG),
+    # Session s28b: where Qualcomm's stack lives on disk.  The source tree its Android libraries are built in
+    # (FastRPC's and the DSP loaders' error lines name their files under it: "vendor/qcom/proprietary/
+    # adsprpc/src/apps_mem_imp.c:216:Error 0x8000040d: ..."); the QAIRT / QNN SDK's host-tool folder
+    # ("<sdk>/bin/x86_64-linux-clang/qnn-onnx-converter", "snpe-1.25.0/bin/x86_64-linux-clang/
+    # snpe-tensorflow-to-dlc": the SDK's docs' setup pages name it as the tools' path) and its default install
+    # folder (/opt/qcom/aistack/qairt/<version>); the Snapdragon X NPU driver package Windows loads the
+    # Hexagon libraries from (C:\Windows\System32\DriverStore\FileRepository\qcnspmcdm8380.inf_arm64_...).
+    ("vendor/qcom/proprietary", STRONG),
+    ("x86_64-linux-clang", STRONG),
+    ("qcom/aistack", STRONG),
+    ("qcnspmcdm", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -2137,7 +2155,23 @@ _RKNN_FORMS: tuple[LogForm, ...] = (
     ),
 )
 
+_QUALCOMM_FORMS: tuple[LogForm, ...] = (
+    # Session s28b: the error line of the Hexagon NPU's own libraries (the HTP graph preparer and the skels
+    # it runs: HtpPrepare.dll, QnnHtpPrepare.dll and libQnnHtpV68/V73/V81Skel.so of onnxruntime-qnn 2.7.0
+    # hold "%s:%d::ERROR:%s" and "%s:2860::ERROR:%s", printed as "graph_prepare.cc:742:ERROR:error during
+    # serialize ...", "fa_alloc.cc:3866:ERROR:graph requires estimated allocation of ..."): the source file,
+    # the line and the level, no space after a colon (a compiler's "x.cc:12:5: error:" has the column and a
+    # space).
+    (":error:", r"(?<![\w.])[a-z_]\w{0,60}\.(?:cc|cpp):\d{1,5}::?error:(?! )", MEDIUM),
+    # Session s28b: the FastRPC user library's error line (quic/fastrpc: src/*.c, its FARF(ERROR, "Error
+    # 0x%x: %s failed ...") behind the file and line: "apps_mem_imp.c:216:Error 0x8000040d:
+    # apps_mem_request_unmap64 failed ...", "mod_table.c:863: Error 0x8000040d: open_mod_table_handle_invoke
+    # failed ...", "fastrpc_apps_user.c:3040: Error 0xd: open_shell failed ..."): a C file, its line, "Error"
+    # and the status in hex.
+    ("error 0x", r"\w\.c:\d{1,5}: ?error 0x[0-9a-f]{1,8}: ", MEDIUM),
+)
+
 #: family -> its log-line forms (:data:`LogForm`), each a MEDIUM marker: the text leans to the family, a
-#: marker of another tool still names that tool.  Qualcomm's forms (a number before the level) are read
-#: in :mod:`.family` itself: one of them names the tool alone and the other yields to it.
-LOG_FORMS: dict[str, tuple[LogForm, ...]] = {"rknn": _RKNN_FORMS}
+#: marker of another tool still names that tool.  Qualcomm's tools' logs (a number before the level) are
+#: read in :mod:`.family` itself: one of them names the tool alone and the other yields to it.
+LOG_FORMS: dict[str, tuple[LogForm, ...]] = {"rknn": _RKNN_FORMS, "qualcomm": _QUALCOMM_FORMS}
