@@ -1,5 +1,4 @@
-"""Session s28b: RKNN's and Qualcomm's log forms as data, their new markers and entries, and the Cython
-string tables the source-gram build now reads.
+"""Session s28b: RKNN's and Qualcomm's log forms as data, their new markers and entries.
 
 * :data:`dumpscope.core.knowledge.markers.LOG_FORMS`: RKNN's forms (moved from a tuple in
   :mod:`.family`, answers unchanged) and two Qualcomm ones: the Hexagon libraries' ``<file>.cc:<line>:ERROR:``
@@ -14,8 +13,6 @@ string tables the source-gram build now reads.
 from __future__ import annotations
 
 import re
-import zlib
-from typing import Any
 
 import pytest
 
@@ -23,7 +20,6 @@ from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.family import _log_forms, detect_families, family_evidence
 from dumpscope.core.knowledge.markers import LOG_FORMS, MEDIUM, STRONG, WEAK
 from tests.support.advice import answered_by_entry
-from tests.support.paths import bench_script
 
 
 def test_every_log_form_is_lower_case_data_with_a_weight() -> None:
@@ -130,7 +126,7 @@ test_s28b_entries_answer_their_source_texts = answered_by_entry(
             ("RK2118",),
         ),
         (
-            "E build: The 'rknn_batch_size' is conflict with 'config.dynamic_input'!",
+            "E build: The 'rknn_batch_size' is conflict with model input!",
             "rknn-s28b-rknn-batch-size",
             (),
         ),
@@ -208,56 +204,3 @@ def test_pre_compile_lines_are_no_openvino_compile_failure(kb: KnowledgeBase) ->
     assert all(m.entry.id != "openvino-h23o2-auto-compile-failed" for m in found.matches)
     ov = kb.answer("[AUTO] compile model failed, GPU:Mock GPU Load Failed; CPU:Mock CPU Load Failed")
     assert ov.matches[0].entry.id == "openvino-h23o2-auto-compile-failed"
-
-
-# --- the source-gram build: Cython's compressed string tables --------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def build() -> Any:
-    return bench_script("build_source_grams")
-
-
-def _cython_module(strings: list[str], *, marked: bool = True) -> bytes:
-    """A stand-in for a Cython 3.1+ module: some code bytes, the runtime check's text, and the module's
-    string constants end to end in one zlib stream."""
-    blob = zlib.compress("".join(strings).encode())
-    marker = (
-        b"String compression was configured with the C macro 'CYTHON_COMPRESS_STRINGS=%d'." if marked else b""
-    )
-    return b"\x7fELF\x02\x01" + b"\x00" * 40 + marker + b"\x00\x00" + blob + b"\x00" * 16
-
-
-def test_cython_strings_reads_a_compressed_table_cut_at_sentences_and_fields(build: Any) -> None:
-    data = _cython_module(
-        [
-            "Feed {} inputs, but the model has {} inputs!",
-            "The model has not been loaded, please load it first!",
-            "Invalid target_platform '{}'!",
-        ]
-    )
-    found = build.cython_strings(data)
-    assert "The model has not been loaded, please load it first!" in found
-    assert "inputs, but the model has" in found  # cut at the format fields, never across two constants
-    assert not any("!The" in s for s in found)
-    assert build.member_texts("rknn/api/rknn_base.so", data)[0] >= found
-
-
-def test_a_file_without_the_cython_marker_gives_no_decompressed_text(build: Any) -> None:
-    data = _cython_module(["The model has not been loaded, please load it first!"], marked=False)
-    assert build.cython_strings(data) == set()
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_cython_strings_never_fails_on_arbitrary_bytes(build: Any, seed: int) -> None:
-    """Property: any bytes holding the marker (a broken stream, stray zlib headers, none) give a set of
-    stripped pieces of at least 12 characters, and the same bytes give the same set."""
-    import random
-
-    rng = random.Random(seed)
-    noise = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 4000)))
-    pieces = [b"\x78\x9c", b"\x78\xda", zlib.compress(b"The widget could not be opened by the loader!")[:-3]]
-    data = b"CYTHON_COMPRESS_STRINGS" + noise + rng.choice(pieces) + noise[::-1]
-    found = build.cython_strings(data)
-    assert found == build.cython_strings(data)
-    assert all(len(s) >= 12 and s == s.strip() for s in found)
