@@ -41,7 +41,16 @@ import sys
 import zlib
 
 from dumpscope.core.knowledge import finder
-from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
+from dumpscope.core.knowledge.markers import (
+    LOG_FORMS,
+    MARKERS,
+    MEDIUM,
+    STRONG,
+    UNCOVERED,
+    WEAK,
+    WHOLE_WORDS,
+    Markers,
+)
 from dumpscope.core.knowledge.package_data import package_buffer, package_bytes
 from dumpscope.core.lazyre import LazyPattern
 
@@ -274,60 +283,35 @@ marker: it names Qualcomm on its own, and yields to any tool's STRONG marker in 
 script logging onnxruntime's error in this format is onnxruntime's)."""
 
 
-_RK_STAMP = LazyPattern(r"\(\s?[0-9a-f]{6,12}(?: build)?@20\d\d-\d\d-\d\dt\d\d:\d\d:\d\d\)")
-"""Rockchip's build stamp after a version, ``(<commit>@<ISO time>)`` or ``(<commit> build@<ISO time>)``: how
-the RKNPU stack prints its versions, each with a different name before it ("librknnc version: 1.1.0b0
-(8d7e25ad@2021-06-30T18:33:39)", "librknnrt version: 1.4.0 (a10f100eb@2022-09-09T09:07:14)", the toolkit's
-"Transfer version 2.2.2 (12abf2a@2024-09-02T03:22:41)", rknn_server's "1.5.2 (8babfea
-build@2023-08-25T10:30:12)"; airockchip/rknn-toolkit2:
-rknn-toolkit2/examples/functions/npu_device_test/README.md).  A version name a marker would need is the part
-that changes; the stamp is the form.  No other covered tool's dev message or the real noise holds it (checked
-on every eval file's dev records and scan_noise)."""
-
-_RK_TRACEBACK = LazyPattern(r"(?m)^e traceback \(most recent call last\):")
-"""RKNN-Toolkit(2)'s logger re-prints a caught exception's traceback line by line at its error level, each
-line behind ``E `` (rknn/api/rknn_log: error_catch_decorator, the ``E Traceback (most recent call last):``
-that follows ``E Catch exception when building RKNN model!``); Python prints the line bare, pytest's ``E``
-lines are indented further."""
-
-_RK_PLATFORM = LazyPattern(r"driver version: [\w.]{1,20}, platform: r[kv]\d{4}")
-"""The banner of Rockchip's runtimes on the board: RKLLM's ``rkllm-runtime version: 1.1.4, rknpu driver
-version: 0.9.8, platform: RK3588`` (airockchip/rknn-llm, rkllm-runtime's logger) names the driver and the SoC
-(RK35xx, RV11xx) together."""
-
-_RK_SCRIPT = LazyPattern(
-    r"(?m)^--> (?:config(?:ing)? model|load(?:ing)? model|build(?:ing)? model|export(?:ing)? rknn"
-    r"|init runtime environment|running model)"
+_LOG_FORMS: tuple[tuple[str, str, LazyPattern, int], ...] = tuple(
+    (family, literal, LazyPattern(pattern), weight)
+    for family, forms in LOG_FORMS.items()
+    for literal, pattern, weight in forms
 )
-"""The progress lines of RKNN-Toolkit2's example scripts, which most conversion scripts are copied from
-(airockchip/rknn-toolkit2: rknn-toolkit2/examples/*/*/test.py: ``print('--> Building model')``, ``'--> Export
-rknn model'``, ``'--> Init runtime environment'``), printed around the toolkit's calls."""
+"""Every family's log-line forms of :data:`.markers.LOG_FORMS` as ``(family, literal, pattern, weight)``,
+each pattern compiled on first use."""
 
 
 def _log_forms(low: str) -> dict[str, list[tuple[int, int]]]:
-    """The log-line forms that a literal marker cannot hold: Qualcomm's (a number before the level) and
-    Rockchip's (a build stamp, the toolkit's error-level traceback, the runtime's banner, the example
-    scripts' progress lines; each a MEDIUM marker of RKNN: the text leans to it, a marker of another tool
-    still names that tool)."""
+    """The log-line forms that a literal marker cannot hold: each family's of :data:`.markers.LOG_FORMS`
+    (Rockchip's build stamp, the toolkit's error-level traceback, the runtime's banner, the example
+    scripts' progress lines; the Hexagon libraries' and FastRPC's file-and-line lines), then Qualcomm's
+    tools' (a number before the level: the command-line tools' line names the tool and replaces the rest,
+    the converters' Python logger adds to them)."""
     hits: dict[str, list[tuple[int, int]]] = {}
-    for literal, form in (
-        ("@20", _RK_STAMP),
-        ("e traceback (", _RK_TRACEBACK),
-        ("platform: r", _RK_PLATFORM),
-        ("--> ", _RK_SCRIPT),
-    ):
+    for family, literal, form, weight in _LOG_FORMS:
         if literal in low:
             m = form.search(low, 0, MAX_TEXT)
             if m:
-                hits.setdefault("rknn", []).append((MEDIUM, m.start()))
+                hits.setdefault(family, []).append((weight, m.start()))
     if "ms [" in low:
         m = _QNN_TOOL_LOG.search(low, 0, MAX_TEXT)
         if m:
             hits["qualcomm"] = [(STRONG, m.start())]
-    if " - " in low and "qualcomm" not in hits:
+    if " - " in low and all(weight != STRONG for weight, _ in hits.get("qualcomm", ())):
         m = _QAIRT_PY_LOG.search(low, 0, MAX_TEXT)
         if m:
-            hits["qualcomm"] = [(MEDIUM, m.start()), (WEAK, m.start())]
+            hits.setdefault("qualcomm", []).extend(((MEDIUM, m.start()), (WEAK, m.start())))
     return hits
 
 

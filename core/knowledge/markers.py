@@ -214,6 +214,13 @@ _RKNN: Markers = (
     ("w config:", STRONG),
     ("w init_runtime:", STRONG),
     ("w inference:", STRONG),
+    # Session s28b: the RKNN compiler's pass trace at its debug level (rknn-toolkit2 2.5.0's
+    # rknn/api/lib/linux-x86_64/librknnc.so: ">>>>>> start: %s" and "<<<<<<<< end: %s" around each pass,
+    # "rknn::RKNNAllocateConvCachePass"), the last lines before a compiler crash; and the toolkit's fusing
+    # progress bar ("I OpFusing 0 : 100%|...", one per fusing round of build()).
+    (">>>>>> start: ", STRONG),
+    ("<<<<<<<< end: ", STRONG),
+    ("i opfusing", MEDIUM),
 )
 
 _TENSORRT: Markers = (
@@ -813,6 +820,17 @@ _QUALCOMM: Markers = (
     ("apps_mem_request", STRONG),
     ("apps_std_", STRONG),
     ("com.qualcomm.qti", STRONG),
+    # Session s28b: where Qualcomm's stack lives on disk.  The source tree its Android libraries are built in
+    # (FastRPC's and the DSP loaders' error lines name their files under it: "vendor/qcom/proprietary/
+    # adsprpc/src/apps_mem_imp.c:216:Error 0x8000040d: ..."); the QAIRT / QNN SDK's host-tool folder
+    # ("<sdk>/bin/x86_64-linux-clang/qnn-onnx-converter", "snpe-1.25.0/bin/x86_64-linux-clang/
+    # snpe-tensorflow-to-dlc": the SDK's docs' setup pages name it as the tools' path) and its default install
+    # folder (/opt/qcom/aistack/qairt/<version>); the Snapdragon X NPU driver package Windows loads the
+    # Hexagon libraries from (C:\Windows\System32\DriverStore\FileRepository\qcnspmcdm8380.inf_arm64_...).
+    ("vendor/qcom/proprietary", STRONG),
+    ("x86_64-linux-clang", STRONG),
+    ("qcom/aistack", STRONG),
+    ("qcnspmcdm", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -2129,3 +2147,59 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "blaize",
     }
 )
+
+LogForm = tuple[str, str, int]
+"""A log-line form a literal marker cannot hold: ``(literal, pattern, weight)``: the pattern (a regular
+expression over the lower-cased text) is tried only when the literal is in that text; a match counts as one
+marker of ``weight`` at where it starts."""
+
+_RKNN_FORMS: tuple[LogForm, ...] = (
+    # Rockchip's build stamp after a version, "(<commit>@<ISO time>)" or "(<commit> build@<ISO time>)": how
+    # the RKNPU stack prints its versions, each with a different name before it ("librknnc version: 1.1.0b0
+    # (8d7e25ad@2021-06-30T18:33:39)", "librknnrt version: 1.4.0 (a10f100eb@2022-09-09T09:07:14)", the
+    # toolkit's "Transfer version 2.2.2 (12abf2a@2024-09-02T03:22:41)", rknn_server's "1.5.2 (8babfea
+    # build@2023-08-25T10:30:12)"; airockchip/rknn-toolkit2:
+    # rknn-toolkit2/examples/functions/npu_device_test/README.md).  A version name a marker would need is the
+    # part that changes; the stamp is the form.  No other covered tool's dev message or the real noise holds
+    # it (checked on every eval file's dev records and scan_noise).
+    ("@20", r"\(\s?[0-9a-f]{6,12}(?: build)?@20\d\d-\d\d-\d\dt\d\d:\d\d:\d\d\)", MEDIUM),
+    # RKNN-Toolkit(2)'s logger re-prints a caught exception's traceback line by line at its error level,
+    # each line behind "E " (rknn/api/rknn_log: error_catch_decorator, the "E Traceback (most recent call
+    # last):" that follows "E Catch exception when building RKNN model!"); Python prints the line bare,
+    # pytest's "E" lines are indented further.
+    ("e traceback (", r"(?m)^e traceback \(most recent call last\):", MEDIUM),
+    # The banner of Rockchip's runtimes on the board: RKLLM's "rkllm-runtime version: 1.1.4, rknpu driver
+    # version: 0.9.8, platform: RK3588" (airockchip/rknn-llm, rkllm-runtime's logger) names the driver and
+    # the SoC (RK35xx, RV11xx) together.
+    ("platform: r", r"driver version: [\w.]{1,20}, platform: r[kv]\d{4}", MEDIUM),
+    # The progress lines of RKNN-Toolkit2's example scripts, which most conversion scripts are copied from
+    # (airockchip/rknn-toolkit2: rknn-toolkit2/examples/*/*/test.py: "print('--> Building model')", "'-->
+    # Export rknn model'", "'--> Init runtime environment'"), printed around the toolkit's calls.
+    (
+        "--> ",
+        r"(?m)^--> (?:config(?:ing)? model|load(?:ing)? model|build(?:ing)? model|export(?:ing)? rknn"
+        r"|init runtime environment|running model)",
+        MEDIUM,
+    ),
+)
+
+_QUALCOMM_FORMS: tuple[LogForm, ...] = (
+    # Session s28b: the error line of the Hexagon NPU's own libraries (the HTP graph preparer and the skels
+    # it runs: HtpPrepare.dll, QnnHtpPrepare.dll and libQnnHtpV68/V73/V81Skel.so of onnxruntime-qnn 2.7.0
+    # hold "%s:%d::ERROR:%s" and "%s:2860::ERROR:%s", printed as "graph_prepare.cc:742:ERROR:error during
+    # serialize ...", "fa_alloc.cc:3866:ERROR:graph requires estimated allocation of ..."): the source file,
+    # the line and the level, no space after a colon (a compiler's "x.cc:12:5: error:" has the column and a
+    # space).
+    (":error:", r"(?<![\w.])[a-z_]\w{0,60}\.(?:cc|cpp):\d{1,5}::?error:(?! )", MEDIUM),
+    # Session s28b: the FastRPC user library's error line (quic/fastrpc: src/*.c, its FARF(ERROR, "Error
+    # 0x%x: %s failed ...") behind the file and line: "apps_mem_imp.c:216:Error 0x8000040d:
+    # apps_mem_request_unmap64 failed ...", "mod_table.c:863: Error 0x8000040d: open_mod_table_handle_invoke
+    # failed ...", "fastrpc_apps_user.c:3040: Error 0xd: open_shell failed ..."): a C file, its line, "Error"
+    # and the status in hex.
+    ("error 0x", r"\w\.c:\d{1,5}: ?error 0x[0-9a-f]{1,8}: ", MEDIUM),
+)
+
+#: family -> its log-line forms (:data:`LogForm`), each a MEDIUM marker: the text leans to the family, a
+#: marker of another tool still names that tool.  Qualcomm's tools' logs (a number before the level) are
+#: read in :mod:`.family` itself: one of them names the tool alone and the other yields to it.
+LOG_FORMS: dict[str, tuple[LogForm, ...]] = {"rknn": _RKNN_FORMS, "qualcomm": _QUALCOMM_FORMS}
