@@ -2228,6 +2228,18 @@ CASES_S28A = [
         "openvino-s28a-ppp-port-name",
         ("output", "logits"),
     ),
+    (
+        "Failed to set batch size to 8. Possible reasons are:\n    1) Ensure that all inputs have valid "
+        "layout set with batch dimension\n    2) Check model's documentation if batch size can be set to it",
+        "openvino-s28a-set-batch-layout",
+        ("8", "set_layout"),
+    ),
+    (
+        "FrontEnd API failed with GeneralFailure:\n[TensorFlow Frontend] Saved Model's variable index file "
+        "cannot be parsed",
+        "openvino-s28a-tf-model-not-parsed",
+        ("variable index file", "saved_model.pb"),
+    ),
 ]
 
 test_the_s28a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S28A, confident=True)
