@@ -2148,3 +2148,149 @@ def test_other_tools_sentences_are_not_taken_by_the_s27a_entries(
 ) -> None:
     found = kb.answer(message)
     assert not (found.matches and found.matches[0].entry.id == entry), found.headline()
+
+
+# s28a: texts read from the openvino 2026.4.1 wheel's libraries and openvinotoolkit/openvino's sources
+# (the shared-object loader, the 2019-2021 Inference Engine's reshape launcher, the NPU plugin's compiled
+# model and Level Zero backend, the PyTorch/JAX frontends' model-type and constant checks, PrePostProcessor's
+# port selection), with made-up paths, names and values.
+CASES_S28A = [
+    (
+        "RuntimeError: Cannot load library '/opt/venv/lib/python3.12/site-packages/openvino_tokenizers/lib/"
+        "libopenvino_tokenizers.so': /opt/venv/lib/python3.12/site-packages/openvino_tokenizers/lib/"
+        "libopenvino_tokenizers.so: undefined symbol: _ZNK2ov4Node8evaluateERSt6vectorINS_6TensorESaIS2_EE",
+        "openvino-s28a-tokenizers-library-load",
+        ("libopenvino_tokenizers.so", "undefined symbol", "openvino-tokenizers"),
+    ),
+    (
+        "Cannot load library 'C:\\py\\Lib\\site-packages\\openvino_tokenizers\\lib\\"
+        "openvino_tokenizers.dll': 126 from cwd: C:\\work",
+        "openvino-s28a-tokenizers-library-load",
+        ("openvino_tokenizers.dll",),
+    ),
+    (
+        "terminate called after throwing an instance of "
+        "'InferenceEngine::details::InferenceEngineException'\n  what():  Failed to infer shapes for Reshape "
+        "layer (flatten/Reshape) with error: Invalid reshape mask (dim attribute): number of elements in "
+        "input: [2,512,7,7] and output: [1,25088] mismatch",
+        "openvino-s28a-ie-reshape-infer-failed",
+        ("flatten/Reshape", "Reshape", "Invalid reshape mask"),
+    ),
+    (
+        "Exception from src/plugins/intel_npu/src/plugin/src/compiled_model.cpp:90:\nGraph is unavailable or "
+        "failed to initialize. The driver may be missing or too old to run inference for this blob.",
+        "openvino-s28a-npu-graph-unavailable",
+        ("driver", "cache"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
+        "[NPU] Level zero backend is not found!",
+        "openvino-s28a-npu-level-zero-missing",
+        ("Level zero backend is not found",),
+    ),
+    (
+        "FrontEnd API failed with OpConversionFailure:\nPyTorch Frontend doesn't support provided model "
+        "type. Please provide supported model object using Python API.",
+        "openvino-s28a-frontend-unsupported-model-type",
+        ("PyTorch", "load_state_dict"),
+    ),
+    (
+        "-- prim::Constant with a message:\nString constant cannot be converted to OpenVINO opset and "
+        "should be removed by consuming operation.",
+        "openvino-s28a-pytorch-none-string-constant",
+        ("String",),
+    ),
+    (
+        "RuntimeError: Exception from src/core/src/preprocess/pre_post_process.cpp:61:\n"
+        "PrePostProcessor::output() - Model must have exactly one output, got 3",
+        "openvino-s28a-ppp-input-count",
+        ("output", "3"),
+    ),
+    (
+        "PrePostProcessor::input(size_t) - Model doesn't have input with index 2",
+        "openvino-s28a-ppp-input-count",
+        ("input", "2"),
+    ),
+    (
+        "RuntimeError: Exception from src/frontends/ir/src/frontend.cpp:263:\nWeights file "
+        "C:\\models\\face-detection\\model.bin cannot be opened!",
+        "openvino-s28a-weights-file-open",
+        ("C:\\models\\face-detection\\model.bin", "read_model"),
+    ),
+    (
+        "invalid external data: The size of the external data file does not match the byte size of an "
+        "initializer 'decoder.embed_tokens.weight' in the model",
+        "openvino-s28a-onnx-external-data-size",
+        ("decoder.embed_tokens.weight", "save_as_external_data"),
+    ),
+    (
+        "Model doesn't have output with name logits",
+        "openvino-s28a-ppp-port-name",
+        ("output", "logits"),
+    ),
+    (
+        "Failed to set batch size to 8. Possible reasons are:\n    1) Ensure that all inputs have valid "
+        "layout set with batch dimension\n    2) Check model's documentation if batch size can be set to it",
+        "openvino-s28a-set-batch-layout",
+        ("8", "set_layout"),
+    ),
+    (
+        "FrontEnd API failed with GeneralFailure:\n[TensorFlow Frontend] Saved Model's variable index file "
+        "cannot be parsed",
+        "openvino-s28a-tf-model-not-parsed",
+        ("variable index file", "saved_model.pb"),
+    ),
+]
+
+test_the_s28a_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES_S28A, confident=True)
+
+
+def test_an_inference_exception_chain_without_its_reason_names_openvino_and_the_call(
+    kb: KnowledgeBase,
+) -> None:
+    # the Exception-from prefixes blanked, as a paste that lost them reads: the core's own file paths remain
+    text = "RuntimeError:  inference/src/cpp/infer_request.cpp:223:\n  inference/src/dev/plugin.cpp:54:"
+    found = kb.answer(text)
+    assert found.matches and found.matches[0].entry.id == "openvino-s28a-inference-frames-only"
+    assert dict(found.matches[0].captures)["file"] == "infer_request"
+
+
+def test_a_specific_reason_after_the_exception_chain_outranks_the_chain(kb: KnowledgeBase) -> None:
+    text = (
+        "inference/src/cpp/core.cpp:109:\n inference/src/dev/plugin.cpp:54:\n"
+        "Graph is unavailable or failed to initialize. The driver may be missing or too old to run inference "
+        "for this blob."
+    )
+    assert kb.answer(text).matches[0].entry.id == "openvino-s28a-npu-graph-unavailable"
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # another program's plugin library, no tokenizers extension
+        ("Cannot load library 'libmyplugin.so': libfoo.so.1: cannot open shared object file", None),
+        # TensorRT's/onnxruntime's own shape-inference failures are theirs
+        ("Failed to infer shapes for node Conv_0", "openvino-s28a-ie-reshape-infer-failed"),
+        # a rknn-toolkit v1 pre-compile log is not the AUTO plugin's compile failure
+        (
+            "D Generate pre-compile model data finished.\nE Generate nbg failed.\n"
+            "E Catch exception when direct build RKNN model!",
+            "openvino-h23o2-auto-compile-failed",
+        ),
+        # a Python object without a tensor attribute is not the PyTorch frontend's model-type check
+        (
+            "ValueError: the provided model type is not supported",
+            "openvino-s28a-frontend-unsupported-model-type",
+        ),
+        ("onnxruntime model must have exactly one input, got 2", "openvino-s28a-ppp-input-count"),
+        # other programs' missing weights and model files, and a model without a named attribute
+        ("Error: weights file cannot be opened", "openvino-s28a-weights-file-open"),
+        ("The model doesn't have a config attribute", "openvino-s28a-ppp-port-name"),
+    ],
+)
+def test_other_tools_sentences_are_not_taken_by_the_s28a_entries(
+    kb: KnowledgeBase, message: str, entry: str | None
+) -> None:
+    found = kb.answer(message)
+    top = found.matches[0].entry.id if found.matches else ""
+    assert not top.startswith("openvino-s28a") if entry is None else top != entry, found.headline()
