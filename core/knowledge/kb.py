@@ -643,12 +643,7 @@ class KnowledgeBase:
         ranked = family_wording_order(
             sorted(
                 float16_clash_first(
-                    innermost_first(
-                        inner_first(
-                            consequences_last(framed_runtime_under(list(best.values()), text), text), text
-                        ),
-                        text,
-                    ),
+                    innermost_first(inner_first(consequences_last(list(best.values()), text), text), text),
                     text,
                 ),
                 key=lambda r: (-r.score, r.entry.generic),
@@ -1350,38 +1345,6 @@ def _json_strings(value: Any) -> Iterator[str]:
 def _json_children(value: Any) -> Any:
     """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-
-
-def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
-    """``matches`` with each match of text any tool prints (:data:`RUNTIME_FAMILIES`, found by its pattern)
-    that a tool's own line frames scored just under that tool's match: a specific entry of another family,
-    found by its pattern, whose match in ``text`` spans the runtime text's match (TensorRT's
-    ``[file::fn::line] Error Code 1: Cuda Runtime (an illegal memory access was encountered)`` holds the
-    CUDA runtime's text).
-    The tool printed that line and its entry says which of its calls failed; the runtime entry stays in the
-    list under it.  Nothing moves when no tool's match holds the runtime text (two lines side by side, a
-    family card, wording alone)."""
-    runtime = [m for m in matches if m.entry.family in RUNTIME_FAMILIES and "pattern" in m.reason.split("+")]
-    if not runtime:
-        return matches
-    tools = [
-        (m, found.span())
-        for m in matches
-        if m.entry.family not in RUNTIME_FAMILIES
-        and "pattern" in m.reason.split("+")
-        and not _is_generic(m)
-        and (found := m.entry.search(text)) is not None
-    ]
-    if not tools:
-        return matches
-    out = []
-    for m in matches:
-        found = m.entry.search(text) if m in runtime else None
-        framing = [
-            t.score for t, (a, b) in tools if found is not None and a <= found.start() and found.end() <= b
-        ]
-        out.append(_under(m, max(framing)) if framing else m)
-    return out
 
 
 def is_process_ending(e: Entry) -> bool:
