@@ -98,8 +98,8 @@ def test_a_legacy_shape_check_under_an_uncaught_exception_names_the_layer(kb: Kn
         "Aborted (core dumped)"
     )
     top = _top(kb, text)
-    assert top.entry.id == "openvino-s28f-legacy-shape-infer-layer"
-    assert "Convolution layer 410" in top.cause and "576 vs 1728" in top.cause
+    assert top.entry.id == "openvino-s28a-ie-reshape-infer-failed"
+    assert "layer 410 (Convolution)" in top.cause and "576 vs 1728" in top.cause
 
 
 def test_an_empty_ortvalue_read_as_a_tensor_is_named(kb: KnowledgeBase) -> None:
