@@ -1,0 +1,132 @@
+"""Branch s28e: Ascend's torch_npu error location, MNN's aborting MNN_ASSERT and its converter's release-build
+log prefix, and torch.export's fake-tensor failures, each case written from the vendor's format string with
+names and values of our own (never an evaluation message).
+
+Vendor files read: Ascend/pytorch torch_npu/csrc/core/npu/NPUException.h (NPU_CHECK_ERROR / OPS_CHECK_ERROR:
+``__func__ ":" __FILE__ ":" __LINE__ " NPU function error: " ... ", error code is "``); alibaba/MNN
+include/MNN/MNNDefine.h (``MNN_ASSERT``: ``int res = (x); ... assert(res)``) and tools/converter/include/
+logkit.h before 1.2.0 (``[hh:mm:ss] file:line: ``, ``[hh:mm:ss] :line: `` under NDEBUG, ``throw Error``);
+pytorch/pytorch torch/fx/experimental/symbolic_shapes.py (PendingUnbackedSymbolNotFound) and
+torch/_dynamo/utils.py (``Failed running call_function ...`` on fake tensors).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase
+
+CASES = [
+    (
+        "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 NPU function error: "
+        "call aclnnFlashAttentionScore failed, error code is 561002",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "InnerRun", "line": "218", "api": "call aclnnFlashAttentionScore failed", "value": "561002"},
+    ),
+    (
+        "RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507018",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "operator()", "line": "47", "value": "507018"},
+    ),
+    (
+        "RuntimeError: copy_:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:91 OPS function error: "
+        "InplaceCopy, error code is 500002",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "copy_", "api": "InplaceCopy", "value": "500002"},
+    ),
+    (
+        "demo: /src/MNN-2.8.1/source/backend/vulkan/image/execution/VulkanRaster.cpp:411: virtual "
+        "MNN::ErrorCode MNN::VulkanRaster::onEncode(const std::vector<MNN::Tensor*>&): "
+        "Assertion `res' failed.",
+        "mnn-s28e-assert-res-abort",
+        {"path": "/src/MNN-2.8.1/source/backend/vulkan/image/execution/VulkanRaster.cpp", "line": "411"},
+    ),
+    (
+        "app: /home/u/MNN/express/Executor.cpp:120: void MNN::Express::Executor::run(): "
+        "Assertion `res' failed.",
+        "mnn-s28e-assert-res-abort",
+        {"path": "/home/u/MNN/express/Executor.cpp", "line": "120"},
+    ),
+    (
+        # The old converter's release build prints the line number without the file.
+        "terminate called after throwing an instance of 'Error'\n  what():  [21:07:13] :156: Check failed: "
+        "(scope->lookupTensor(name)) ==> Can't find tensor",
+        "mnn-s27c-converter-uncaught-error",
+        {"line": "156"},
+    ),
+    (
+        "torch._dynamo.exc.InternalTorchDynamoError: PendingUnbackedSymbolNotFound: Pending unbacked symbols "
+        "{u3} not in returned outputs FakeTensor(..., size=(u3, 2), dtype=torch.int64) ((2, 1), 0).",
+        "torch-onnx-s28e-export-pending-unbacked",
+        {"value": "{u3}"},
+    ),
+    (
+        "torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in method conv2d of type "
+        "object at 0x7f00aa11>(*(FakeTensor(..., size=(2, 1, 64, 64)), Parameter(FakeTensor(..., "
+        "size=(16, 3, 3, 3), requires_grad=True))), **{}):",
+        "torch-onnx-s28e-fake-tensor-op-failed",
+        {"op": "conv2d", "kind": "function"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry", "named"), CASES)
+def test_the_tools_own_text_gets_its_entry_with_the_values(
+    kb: KnowledgeBase, message: str, entry: str, named: dict[str, str]
+) -> None:
+    answer = kb.answer(message, top=3)
+    assert answer.confident
+    ids = [m.entry.id for m in answer.matches]
+    assert entry in ids, ids
+    match = answer.matches[ids.index(entry)]
+    assert match.entry.family == answer.matches[0].entry.family
+    captures = dict(match.captures)
+    for name, value in named.items():
+        assert captures.get(name) == value, (name, captures)
+
+
+def test_the_torch_npu_location_ranks_under_the_code_it_carries(kb: KnowledgeBase) -> None:
+    """The location line is context: the error code's own entry answers first."""
+    message = (
+        "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 NPU function error: "
+        "call aclnnConvolution failed, error code is 561103"
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert ids[0] != "ascend-s28e-torch-npu-error-location"
+    assert "ascend-s28e-torch-npu-error-location" in ids
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # CMake's own build lines name CMakeFiles folders without a function prefix and line.
+        'See also "/home/u/proj/build/CMakeFiles/CMakeOutput.log".',
+        "make[2]: *** [CMakeFiles/app.dir/build.make:76: CMakeFiles/app.dir/main.cpp.o] Error 1",
+    ],
+)
+def test_cmake_build_lines_are_not_torch_npu(kb: KnowledgeBase, message: str) -> None:
+    """Shared words may rank the entry low in a lookup; it is never shown as an answer."""
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert "ascend-s28e-torch-npu-error-location" not in ids
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # A plain assert of another program: not MNN_ASSERT's 'res'.
+        "app: /src/backend/cpu/conv.cpp:12: void f(): Assertion `x > 0' failed.",
+        # 'res' asserted in a file outside MNN's source folders.
+        "a.out: main.c:7: main: Assertion `res' failed.",
+    ],
+)
+def test_other_assertions_are_not_mnn_assert(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert "mnn-s28e-assert-res-abort" not in ids
+
+
+def test_another_tools_failed_run_is_not_the_fake_tensor_entry(kb: KnowledgeBase) -> None:
+    """Its core phrase is dynamo's 'Failed running call_', not any 'Failed running'."""
+    message = "Failed running the model: out of memory"
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert "torch-onnx-s28e-fake-tensor-op-failed" not in ids
