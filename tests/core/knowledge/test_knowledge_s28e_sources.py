@@ -68,6 +68,25 @@ CASES = [
         "torch-onnx-s28e-fake-tensor-op-failed",
         {"op": "conv2d", "kind": "function"},
     ),
+    (
+        "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::col2im' to ONNX opset "
+        "version 17 is not supported. Support for this operator was added in version 18, try exporting with "
+        "this version.",
+        "torch-onnx-unsupported-operator",
+        {"op_type": "aten::col2im", "version": "17", "value": "18"},
+    ),
+    (
+        # A paste that starts mid-message: only the exporter's own ending is left.
+        "    ...to ONNX opset\nversion 9 is not supported. Support for this operator was added in "
+        "version 11, try exporting with this version.",
+        "torch-onnx-s28e-unsupported-operator-tail",
+        {"value": "11"},
+    ),
+    (
+        "[09:30:12] :236: Check failed: (inputSize == 2) ==> Reshape need two inputs",
+        "mnn-s28e-converter-release-log-check",
+        {"line": "236", "detail": "Check failed: (inputSize == 2) ==> Reshape need two inputs"},
+    ),
 ]
 
 
@@ -130,3 +149,26 @@ def test_another_tools_failed_run_is_not_the_fake_tensor_entry(kb: KnowledgeBase
     message = "Failed running the model: out of memory"
     ids = [m.entry.id for m in kb.answer(message, top=3).matches]
     assert "torch-onnx-s28e-fake-tensor-op-failed" not in ids
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # The same release-build prefix on an information line of a successful conversion.
+        "[17:41:04] :40: ONNX Model ir version: 7",
+        # dmlc's prefix always names the file (old TVM, MXNet).
+        "[10:00:00] /tvm/src/relay/ir/expr.cc:10: Check failed: x",
+    ],
+)
+def test_other_timestamped_lines_are_not_the_release_converter_check(kb: KnowledgeBase, message: str) -> None:
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert "mnn-s28e-converter-release-log-check" not in ids
+
+
+def test_the_whole_unsupported_operator_message_answers_with_the_main_entry_first(kb: KnowledgeBase) -> None:
+    message = (
+        "Exporting the operator 'aten::tril' to ONNX opset version 13 is not supported. Support for this "
+        "operator was added in version 14, try exporting with this version."
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert ids[0] == "torch-onnx-unsupported-operator"
