@@ -2,7 +2,8 @@
 log prefix, and torch.export's fake-tensor failures, each case written from the vendor's format string with
 names and values of our own (never an evaluation message).
 
-Vendor files read: Ascend/pytorch torch_npu/csrc/core/npu/NPUException.h (NPU_CHECK_ERROR / OPS_CHECK_ERROR:
+Vendor files read: hicann/ge graph_metadef/graph/refiner/shape_refiner.cc (infer-function lookup and call);
+Ascend/pytorch torch_npu/csrc/core/npu/NPUException.h (NPU_CHECK_ERROR / OPS_CHECK_ERROR:
 ``__func__ ":" __FILE__ ":" __LINE__ " NPU function error: " ... ", error code is "``); alibaba/MNN
 include/MNN/MNNDefine.h (``MNN_ASSERT``: ``int res = (x); ... assert(res)``) and tools/converter/include/
 logkit.h before 1.2.0 (``[hh:mm:ss] file:line: ``, ``[hh:mm:ss] :line: `` under NDEBUG, ``throw Error``);
@@ -86,6 +87,28 @@ CASES = [
         "[09:30:12] :236: Check failed: (inputSize == 2) ==> Reshape need two inputs",
         "mnn-s28e-converter-release-log-check",
         {"line": "236", "detail": "Check failed: (inputSize == 2) ==> Reshape need two inputs"},
+    ),
+    (
+        "E18888: Failed to Get InferFunc. Reason: ASCEND_OPP_PATH is not set or it's invalid; Or the infer "
+        "func of RoiAlignRotated is not registered.",
+        "ascend-s28e-ge-infer-func-not-registered",
+        {"op_type": "RoiAlignRotated"},
+    ),
+    (
+        "[ERROR] GE(77,atc.bin):2025-02-03-04:05:06.789.012 [shape_refiner.cc:825]77 InferShapeAndType: "
+        "ErrorNo: 4294967295(failed) [Get][InferFunc] failed. type is GridSample3D",
+        "ascend-s28e-ge-infer-func-not-registered",
+        {"op_type": "GridSample3D"},
+    ),
+    (
+        "[Call][InferFunction] failed, node:/head/Concat_2(ConcatD).",
+        "ascend-s28e-ge-call-infer-function-failed",
+        {"op": "/head/Concat_2", "op_type": "ConcatD"},
+    ),
+    (
+        "EZ8888: Gather_41(GatherV2) call infer function failed.",
+        "ascend-s28e-ge-call-infer-function-failed",
+        {"op2": "Gather_41", "op_type2": "GatherV2"},
     ),
 ]
 
