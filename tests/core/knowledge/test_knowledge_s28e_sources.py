@@ -8,7 +8,8 @@ Ascend/pytorch torch_npu/csrc/core/npu/NPUException.h (NPU_CHECK_ERROR / OPS_CHE
 include/MNN/MNNDefine.h (``MNN_ASSERT``: ``int res = (x); ... assert(res)``) and tools/converter/include/
 logkit.h before 1.2.0 (``[hh:mm:ss] file:line: ``, ``[hh:mm:ss] :line: `` under NDEBUG, ``throw Error``);
 pytorch/pytorch torch/fx/experimental/symbolic_shapes.py (PendingUnbackedSymbolNotFound) and
-torch/_dynamo/utils.py (``Failed running call_function ...`` on fake tensors).
+torch/_dynamo/utils.py (``Failed running call_function ...`` on fake tensors); apache/tvm commit ccaa534b2c
+(Relay, autotvm, auto_scheduler and tvmc removed before v0.20.0).
 """
 
 from __future__ import annotations
@@ -109,6 +110,16 @@ CASES = [
         "EZ8888: Gather_41(GatherV2) call infer function failed.",
         "ascend-s28e-ge-call-infer-function-failed",
         {"op2": "Gather_41", "op_type2": "GatherV2"},
+    ),
+    (
+        "AttributeError: module 'tvm' has no attribute 'autotvm'",
+        "tvm-s28e-relay-removed",
+        {"value": "autotvm"},
+    ),
+    (
+        "ModuleNotFoundError: No module named 'tvm.relay.frontend.onnx'",
+        "tvm-s28e-relay-removed",
+        {"value2": "tvm.relay.frontend.onnx"},
     ),
 ]
 
