@@ -138,3 +138,23 @@ def answers_with(
     if captured:
         assert captured in top.captures
         assert not named or captured[1] in top.cause + top.fix
+
+
+def in_top3_with_values(cases: Sequence[tuple[str, str, dict[str, str]]]) -> Callable[..., None]:
+    """A test over ``(message, entry id, captures)`` rows: the answer is confident, the entry is among its
+    top 3 and of the first answer's family (a context entry may stand under the code's own), and each named
+    capture holds exactly its value. Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(("message", "entry", "named"), list(cases))
+    def test(kb: Any, message: str, entry: str, named: dict[str, str]) -> None:
+        answer = kb.answer(message, top=3)
+        assert answer.confident
+        ids = [m.entry.id for m in answer.matches]
+        assert entry in ids, ids
+        match = answer.matches[ids.index(entry)]
+        assert match.entry.family == answer.matches[0].entry.family
+        captures = dict(match.captures)
+        for name, value in named.items():
+            assert captures.get(name) == value, (name, captures)
+
+    return test

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
+from tests.support.advice import in_top3_with_values
 
 CASES = [
     (
@@ -124,19 +125,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("message", "entry", "named"), CASES)
-def test_the_tools_own_text_gets_its_entry_with_the_values(
-    kb: KnowledgeBase, message: str, entry: str, named: dict[str, str]
-) -> None:
-    answer = kb.answer(message, top=3)
-    assert answer.confident
-    ids = [m.entry.id for m in answer.matches]
-    assert entry in ids, ids
-    match = answer.matches[ids.index(entry)]
-    assert match.entry.family == answer.matches[0].entry.family
-    captures = dict(match.captures)
-    for name, value in named.items():
-        assert captures.get(name) == value, (name, captures)
+test_the_tools_own_text_gets_its_entry_with_the_values = in_top3_with_values(CASES)
 
 
 def test_the_torch_npu_location_ranks_under_the_code_it_carries(kb: KnowledgeBase) -> None:
