@@ -674,3 +674,32 @@ def test_stored_words_and_keys_are_the_computed_ones() -> None:
     for raw in RAW:
         assert raw["words"] == sorted(entry_words(raw["pattern"], raw["code"])), raw["id"]
         assert raw["keys"] == sorted(set(raw["keys"]) | set(keys_for_code(raw["code"]))), raw["id"]
+
+
+def test_no_capture_the_advice_names_matches_empty_on_its_own_example() -> None:
+    """A capture the cause or fix names holds text on the entry's own example: a lazy capture with nothing
+    but optional tokens after it (``(?P<op_type>[^\\n]{0,120}?)\\]?\\.?`` ending a pattern) always matches
+    the empty string, so the message's value never reached the advice (127 of the Ascend code-table entries
+    rendered 'no plugin for operator type (node conv1)' this way)."""
+    from dumpscope.core.knowledge.package_data import package_bytes
+
+    empty = []
+    for line in package_bytes("kb.jsonl").decode("utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if not row.get("pattern") or not row.get("example"):
+            continue
+        found = re.search(row["pattern"], row["example"])
+        assert found, row["id"]
+        advice = f"{row.get('cause', '')} {row.get('fix', '')}"
+        for name, value in found.groupdict().items():
+            if value == "" and "{" + name + "}" in advice:
+                empty.append((row["id"], name))
+        if LAZY_LAST.search(row["pattern"]):
+            empty.append((row["id"], "a lazy capture ends the pattern"))
+    assert not empty, empty
+
+
+#: A group closed by a lazy ``{m,n}?`` with only optional tokens (``\]?``, ``\.?``, ``\s{0,8}``) after it.
+LAZY_LAST = re.compile(r"\{0,\d+\}\?\)(?:\\\]\?|\\\.\?|\\s\{0,\d+\})*$")
