@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 from textual.worker import WorkerCancelled
 
 from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 SIZE = (120, 40)
@@ -31,8 +32,16 @@ def pane_text(pane: TensorPane) -> str:
     return "\n".join(Content.from_markup(str(part.content)).plain for part in pane.query(Static))
 
 
+def _lists_drawn(app: DumpscopeApp) -> bool:
+    """Every layer list on screen that has rows has been laid out with room for them (on a loaded box
+    the first layout can come after the workers are done: a screen read then shows no row)."""
+    return all(
+        not lst.view.size or lst.scrollable_content_region.height > 1 for lst in app.screen.query(LayerList)
+    )
+
+
 async def settle(pilot: Pilot[int]) -> None:
-    """Let workers finish and the pane catch up with the cursor."""
+    """Let workers finish, the list lay out its rows and the pane catch up with the cursor."""
     app = pilot.app
     assert isinstance(app, DumpscopeApp)
     for _ in range(100):
@@ -42,7 +51,7 @@ async def settle(pilot: Pilot[int]) -> None:
             pass
         await pilot.pause(0.02)
         panes = app.screen.query(TensorPane)
-        if all(p.is_settled for p in panes) and not app.workers:
+        if all(p.is_settled for p in panes) and not app.workers and _lists_drawn(app):
             break
     await pilot.pause()
 
