@@ -529,10 +529,14 @@ class KnowledgeBase:
     """Entries plus the indexes that make a lookup cost about a millisecond."""
 
     def __init__(self, entries: Iterable[Entry], warnings: Sequence[str] = ()) -> None:
-        self.entries: Sequence[Entry] = tuple(entries)
         self.warnings: tuple[str, ...] = tuple(warnings)
+        self._hold(tuple(entries))
+
+    def _hold(self, entries: tuple[Entry, ...]) -> None:
+        """Hold ``entries`` (parsed, in this order) with indexes built from them."""
+        self.entries: Sequence[Entry] = entries
         postings = Postings()
-        for i, e in enumerate(self.entries):
+        for i, e in enumerate(entries):
             postings.add(i, e)
         self._use(postings)
 
@@ -622,8 +626,8 @@ class KnowledgeBase:
         assert isinstance(table, EntryTable), "only an index's entries can be stale"
         merged = {e.id: e for e in entries_of(table.source())}
         merged.update((e.id, e) for e in table.extra())
-        hidden = self._hidden
-        self.__dict__.update(KnowledgeBase(merged.values(), warnings=self.warnings).__dict__)
+        hidden = self._hidden  # positions: the same in the parsed table (the index's order, extras after)
+        self._hold(tuple(merged.values()))
         self._hidden = hidden
 
     @staticmethod
