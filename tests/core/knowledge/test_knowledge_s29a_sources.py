@@ -6,8 +6,9 @@ Vendor files read: openvinotoolkit/openvino src/core/shape_inference/include/*_s
 per-operation checks, printed "Check '<cond>' failed at <file>:<line>"), src/inference/src/dev/make_tensor.cpp
 (set_shape beyond the tensor's capacity: "Could set new shape: "), src/common/util/src/os/*/*_shared_object_
 loader.cpp ("Cannot load library '<path>': <dlerror>" / "<GetLastError> from cwd: <cwd>"), the 2021-2022.3
-Inference Engine's status names (src/inference/include/ie/ie_common.h: "[ GENERAL_ERROR ]", "[ NOT_FOUND ]"...)
-and MYRIAD plugin (src/plugins/intel_myriad/myriad_plugin/myriad_executor.cpp, its mvnc ncDeviceOpen log);
+Inference Engine's status names (src/inference/include/ie/ie_common.h: "[ GENERAL_ERROR ]",
+"[ NOT_FOUND ]"...) and MYRIAD plugin (src/plugins/intel_myriad/myriad_plugin/myriad_executor.cpp, its mvnc
+ncDeviceOpen log);
 pytorch/pytorch torch/_dynamo/exc.py with torch/_dynamo/graph_break_registry.json (graph breaks printed
 "<type>\\n  Explanation: ...\\n  Hint: ..."), torch/_dynamo/variables/functions.py (unsupported builtin),
 torch/_export/verifier.py (SpecViolationError) and torch/_functorch/aot_autograd.py (unknown output type).
@@ -46,8 +47,9 @@ CASES: list[Case] = [
         ("4,512",),
     ),
     (
-        "RuntimeError: Cannot load library 'C:\\ov\\runtime\\bin\\intel64\\Release\\openvino_intel_npu_plugin.dll': "
-        "126 from cwd: C:\\work\\app",
+        "RuntimeError: Cannot load library "
+        "'C:\\ov\\runtime\\bin\\intel64\\Release\\openvino_intel_npu_plugin.dll': 126 "
+        "from cwd: C:\\work\\app",
         "openvino-s29a-shared-object-load",
         ("openvino_intel_npu_plugin.dll", "126"),
     ),
@@ -85,14 +87,14 @@ CASES: list[Case] = [
         ("aten.masked_select.default",),
     ),
     (
-        "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.unique_consecutive.default; to enable, set "
-        "torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+        "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.unique_consecutive.default; "
+        "to enable, set torch._dynamo.config.capture_dynamic_output_shape_ops = True",
         "torch-onnx-s29a-dynamo-dynamic-shape-operator",
         ("aten.unique_consecutive.default",),
     ),
     (
-        "torch._dynamo.exc.Unsupported: data dependent operator: aten._local_scalar_dense.default; to enable, "
-        "set torch._dynamo.config.capture_scalar_outputs = True",
+        "torch._dynamo.exc.Unsupported: data dependent operator: aten._local_scalar_dense.default; "
+        "to enable, set torch._dynamo.config.capture_scalar_outputs = True",
         "torch-onnx-s29a-dynamo-item-scalar-output",
         ("aten._local_scalar_dense.default",),
     ),
@@ -118,8 +120,8 @@ CASES: list[Case] = [
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
-#: Catch-all forms (generic entries): the status or the graph-break type says only what kind of failure it was;
-#: their advice repeats the text after it, which the automatic judge does not count as specific.
+#: Catch-all forms (generic entries): the status or the graph-break type says only what kind of failure it
+#: was; their advice repeats the text after it, which the automatic judge does not count as specific.
 GENERIC_CASES: list[Case] = [
     (
         "RuntimeError: [ GENERAL_ERROR ] AssertionFailed: outData->getTensorDesc().getDims().size() == 4",
@@ -128,7 +130,8 @@ GENERIC_CASES: list[Case] = [
     ),
     (
         "torch._dynamo.exc.Unsupported: Failed to trace builtin operator\n"
-        "  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str'].\n"
+        "  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types "
+        "['str'].\n"
         "  Hint: Avoid calling builtin `print` with argument types ['str'].",
         "torch-onnx-s29a-dynamo-graph-break-explained",
         ("Failed to trace builtin operator", "Avoid calling builtin `print`"),
@@ -187,8 +190,8 @@ def test_a_bare_attribute_error_is_not_nncfs_hook_entry(kb: KnowledgeBase, messa
 
 def test_nncfs_hook_entry_still_names_the_error_after_its_frame(kb: KnowledgeBase) -> None:
     message = (
-        '  File "/venv/lib/python3.10/site-packages/nncf/torch/quantization/external_quantizer.py", line 39, in '
-        "__call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
+        '  File "/venv/lib/python3.10/site-packages/nncf/torch/quantization/external_quantizer.py", '
+        "line 39, in __call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
         "AttributeError: 'NoneType' object has no attribute 'nncf'"
     )
     top = top_match(kb, message)
