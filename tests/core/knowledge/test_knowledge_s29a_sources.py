@@ -118,6 +118,25 @@ CASES: list[Case] = [
     ),
 ]
 
+CASES += [
+    (
+        # pre-2023 normalize_axis (src/core/src/validation_util.cpp): the op name before the axis
+        "Check '((axis >= axis_range_min) && (axis <= axis_range_max))' failed at "
+        "core/src/validation_util.cpp:1012:\n"
+        "VariadicSplit Parameter axis 7 out of the tensor rank range [-3, 2].",
+        "openvino-axis-out-of-rank-range",
+        ("VariadicSplit", "axis 7", "[-3, 2]"),
+    ),
+    (
+        # tensorflow/flutter-tflite lib/src/interpreter.dart: checkState on AllocateTensors/Invoke (quiver's
+        # StateError('failed precondition'))
+        "E/flutter (10342): [ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: "
+        "Bad state: failed precondition\n#0      checkState (package:quiver/check.dart:74:5)",
+        "tflite-s29a-flutter-failed-precondition",
+        ("adb logcat",),
+    ),
+]
+
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
 #: Catch-all forms (generic entries): the status or the graph-break type says only what kind of failure it
