@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import hashlib
 import json
 import re
@@ -1170,11 +1171,8 @@ def blank_markers(text: str) -> str:
     A code is blanked whole, not only its tool prefix: a code's form alone names its scheme's tool
     (``E19010`` is Ascend's), which is what this proxy takes away.  Line ends are kept."""
     from dumpscope.core.knowledge.codes import extract_codes
-    from dumpscope.core.knowledge.markers import MARKERS, UNCOVERED
 
-    literals = {lit for markers in MARKERS.values() for lit, _ in markers}
-    literals |= {lit for _, markers in UNCOVERED.values() for lit, _ in markers}
-    pattern = re.compile("|".join(re.escape(m) for m in sorted(literals, key=len, reverse=True)), re.I)
+    pattern = _marker_pattern()
     for _ in range(3):  # blanking one part may leave another whole one (bounded: each pass only blanks)
         before = text
         text = pattern.sub(lambda m: _spaces(m.group(0)), text)
@@ -1184,6 +1182,29 @@ def blank_markers(text: str) -> str:
         if text == before:
             break
     return text
+
+
+@functools.cache
+def _marker_pattern() -> re.Pattern[str]:
+    """One case-insensitive alternation of every marker literal, longest first.  A literal of
+    :data:`.markers.WHOLE_WORDS` is guarded as the product counts it (:func:`.family._whole_word`): no
+    letter or digit may continue it on a side where it begins or ends with one, so ``cann`` is blanked in
+    "CANN 8.0" but not in "Cannot", ``ovc`` not in "ovcs"; every other literal is blanked wherever it
+    occurs, as the product finds it with a plain ``in``."""
+    from dumpscope.core.knowledge.markers import MARKERS, UNCOVERED, WHOLE_WORDS
+
+    literals = {lit for markers in MARKERS.values() for lit, _ in markers}
+    literals |= {lit for _, markers in UNCOVERED.values() for lit, _ in markers}
+    parts = []
+    for lit in sorted(literals, key=lambda m: (-len(m), m)):
+        part = re.escape(lit)
+        if lit in WHOLE_WORDS:
+            # (?<![^\W_]) / (?![^\W_]): not next to a letter or digit (an underscore does not continue a word
+            # for str.isalnum either)
+            part = ("(?<![^\\W_])" if lit[:1].isalnum() else "") + part
+            part += "(?![^\\W_])" if lit[-1:].isalnum() else ""
+        parts.append(part)
+    return re.compile("|".join(parts), re.I)
 
 
 def _spaces(part: str) -> str:

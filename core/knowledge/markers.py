@@ -1062,6 +1062,13 @@ _OPENVINO: Markers = (
     ("\\private-ci\\ie\\build-", STRONG),
     ("/private-ci/ie/build-", STRONG),
     ("/repos/closed-dldt/", STRONG),
+    # Session s29a: the 2019-2022.3 MYRIAD plugin (Neural Compute Stick 2): its executor's device sentence
+    # (src/plugins/intel_myriad/myriad_plugin/myriad_executor.cpp: "Can not init Myriad device: NC_ERROR",
+    # "Failed to allocate graph: MYRIAD device is not opened.") and the log of its bundled mvnc USB library
+    # ("E: [ncAPI] [ 950632] [] ncDeviceOpen:1009 Failed to find booted device after boot").
+    ("myriad device", STRONG),
+    ("[ncapi]", STRONG),
+    ("ncdeviceopen", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

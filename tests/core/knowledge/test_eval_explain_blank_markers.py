@@ -8,10 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 from bench.eval_explain import ROOT, blank_marker_eval, blank_markers, split_of
 from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.codes import extract_codes
 from dumpscope.core.knowledge.family import detect_families, family_evidence
+from dumpscope.core.knowledge.markers import MARKERS, UNCOVERED, WHOLE_WORDS
 
 SCRIPT = ROOT / "bench" / "eval_explain.py"
 THREAD = "https://github.com/microsoft/onnxruntime/issues/101"
@@ -34,6 +38,48 @@ def test_markers_and_codes_become_spaces_of_the_same_length() -> None:
 def test_a_message_without_markers_or_codes_is_left_as_it_is() -> None:
     message = "the widget could not be loaded: shape mismatch"
     assert blank_markers(message) == message
+
+
+def test_a_whole_word_marker_is_blanked_only_as_a_whole_word() -> None:
+    # "cann" (Ascend's) is a marker only as a word: "Cannot" keeps its letters, as the product counts it
+    message = "Cannot create the node; CANN 8.0 says cann-toolkit failed"
+    blanked = blank_markers(message)
+    assert blanked.startswith("Cannot create the node; ")
+    assert "CANN" not in blanked and "cann-" not in blanked
+    assert blank_markers("The runtime cannot stop: it was stopped by the ovcs job") == (
+        "The runtime cannot stop: it was stopped by the ovcs job"
+    )
+    # a marker outside WHOLE_WORDS is still blanked inside a longer word, as the product's plain `in` finds it
+    assert "aclrt" not in blank_markers("aclrtMalloc failed").lower()
+
+
+_PLAIN_LITERALS = {lit for ms in MARKERS.values() for lit, _ in ms} | {
+    lit for _, ms in UNCOVERED.values() for lit, _ in ms
+}
+_PLAIN_LITERALS -= WHOLE_WORDS
+_WORD_CHARS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=3)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(sorted(w for w in WHOLE_WORDS if w[:1].isalnum() and w[-1:].isalnum())),
+    _WORD_CHARS,
+    st.booleans(),
+)
+def test_whole_word_markers_inside_a_word_are_kept_and_alone_are_blanked(
+    word: str, glue: str, before: bool
+) -> None:
+    inside = glue + word if before else word + glue
+    text = f"x {inside} y"
+    # a literal counted anywhere ("mnn" in "armnn0") or a code may still blank part of the glued word
+    assume(not any(lit in inside for lit in _PLAIN_LITERALS) and not extract_codes(text))
+    blanked = blank_markers(text)
+    assert len(blanked) == len(text)
+    start = 2 + (len(glue) if before else 0)
+    assert blanked[start : start + len(word)] == word  # a letter or digit continues it: not a marker here
+    alone = blank_markers(f"x {word} y")
+    assert word not in alone.lower()
+    assert alone == "x " + " " * len(word) + " y"
 
 
 def _entry(id: str, family: str, pattern: str, source: str, words: str = "") -> Entry:
