@@ -691,7 +691,12 @@ class KnowledgeBase:
             sorted(
                 float16_clash_first(
                     innermost_first(
-                        inner_first(narrower_first(consequences_last(list(best.values()), text), text), text),
+                        inner_first(
+                            narrower_first(
+                                consequences_last(framed_runtime_under(list(best.values()), text), text), text
+                            ),
+                            text,
+                        ),
                         text,
                     ),
                     text,
@@ -1398,6 +1403,38 @@ def _json_strings(value: Any) -> Iterator[str]:
 def _json_children(value: Any) -> Any:
     """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+
+
+def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with each match of text any tool prints (:data:`RUNTIME_FAMILIES`, found by its pattern)
+    that a tool's own line frames scored just under that tool's match, up or down: a specific entry of
+    another family, found by its pattern, whose match in ``text`` holds the runtime text's whole match
+    (TensorRT's ``[file::fn::line] Error Code 1: Cuda Runtime (an illegal memory access was encountered)``
+    holds the CUDA runtime's wording).  The tool printed that line and its entry says which of its calls
+    failed; the runtime entry, which says what that CUDA error means, comes right after it (before the
+    code's card).  Nothing moves when no tool's match holds the runtime text (two lines side by side, a
+    family card, a code card, wording alone)."""
+    runtime = [m for m in matches if m.entry.family in RUNTIME_FAMILIES and "pattern" in m.reason.split("+")]
+    if not runtime:
+        return matches
+    tools = [
+        (m.score, found.span())
+        for m in matches
+        if m.entry.family not in RUNTIME_FAMILIES
+        and "pattern" in m.reason.split("+")
+        and not (_is_generic(m) or m.entry.consequence)
+        and (found := m.entry.search(text)) is not None
+    ]
+    if not tools:
+        return matches
+    out = []
+    for m in matches:
+        inner = m.entry.search(text) if m in runtime else None
+        framing = [
+            score for score, (a, b) in tools if inner is not None and a <= inner.start() and inner.end() <= b
+        ]
+        out.append(m._replace(score=max(framing) - 1.0) if framing else m)
+    return out
 
 
 def is_process_ending(e: Entry) -> bool:
