@@ -1407,33 +1407,35 @@ def _json_children(value: Any) -> Any:
 
 def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
     """``matches`` with each match of text any tool prints (:data:`RUNTIME_FAMILIES`, found by its pattern)
-    that a tool's own line frames scored just under that tool's match, up or down: a specific entry of
-    another family, found by its pattern, whose match in ``text`` holds the runtime text's whole match
-    (TensorRT's ``[file::fn::line] Error Code 1: Cuda Runtime (an illegal memory access was encountered)``
-    holds the CUDA runtime's wording).  The tool printed that line and its entry says which of its calls
-    failed; the runtime entry, which says what that CUDA error means, comes right after it (before the
-    code's card).  Nothing moves when no tool's match holds the runtime text (two lines side by side, a
-    family card, a code card, wording alone)."""
+    that a tool's own line quotes scored just under that tool's match: a specific entry of another family,
+    found by its pattern, one of whose captured values holds the runtime text's whole match (TensorRT's
+    ``[file::fn::line] Error Code 1: Cuda Runtime (an illegal memory access was encountered)`` captures the
+    CUDA runtime's wording as the error it reports).  The tool printed that line and its entry says which of
+    its calls failed; the runtime entry stays in the list under it.  Nothing moves when no tool's match
+    quotes the runtime text (two lines side by side, the same wording matched by both, a family card, a code
+    card, wording alone), and nothing moves up."""
     runtime = [m for m in matches if m.entry.family in RUNTIME_FAMILIES and "pattern" in m.reason.split("+")]
     if not runtime:
         return matches
-    tools = [
-        (m.score, found.span())
+    quoted = [
+        (m.score, found.span(k))
         for m in matches
         if m.entry.family not in RUNTIME_FAMILIES
         and "pattern" in m.reason.split("+")
         and not (_is_generic(m) or m.entry.consequence)
         and (found := m.entry.search(text)) is not None
+        for k in range(1, (found.re.groups or 0) + 1)
+        if found.start(k) >= 0
     ]
-    if not tools:
+    if not quoted:
         return matches
     out = []
     for m in matches:
         inner = m.entry.search(text) if m in runtime else None
         framing = [
-            score for score, (a, b) in tools if inner is not None and a <= inner.start() and inner.end() <= b
+            score for score, (a, b) in quoted if inner is not None and a <= inner.start() and inner.end() <= b
         ]
-        out.append(m._replace(score=max(framing) - 1.0) if framing else m)
+        out.append(_under(m, max(framing)) if framing else m)
     return out
 
 
