@@ -923,8 +923,6 @@ def _problem(
         matches = [m for m in matches if m.reason != "words"]
     if not matches or _weak_noise(matches, "\n".join(block[lead:]), block[lead:]):
         return None
-    if _warning_context(matches, block[lead]):
-        return None
     return Problem(
         text=block[lead].strip(),
         first_line_no=line_no,
@@ -934,14 +932,6 @@ def _problem(
         block=tuple(line.strip() for line in block),
         follows=follows_of(kb, matches, text),
     )
-
-
-def _warning_context(matches: list[Match], first: str) -> bool:
-    """The report's first line is a record its tool logged at a warning level (:func:`_warning_only`) and
-    the best match is a ``context`` entry (what surrounds a failure without being it: TensorRT's
-    ``getMaxBatchSize() ... kEXPLICIT_BATCH`` warning, the quantizer's pre-processing hint): a warning the
-    KB describes is not a failure, so the scan does not report it (``explain`` still answers it)."""
-    return matches[0].entry.level == "context" and _warning_only(first)
 
 
 def _has_reason(problem: Problem, reasons: tuple[str, ...]) -> bool:

@@ -3,8 +3,6 @@
 * TensorRT's ``1: Cuda Runtime (<CUDA text>)`` line answers before the CUDA runtime's text it quotes, also
   when the marker words around it (``Error Code``, ``[TRT]``, ``.cpp::``) are missing; the CUDA entry stays
   in the answer under it (:func:`.kb.framed_runtime_under`).
-* TensorRT's ``getMaxBatchSize()`` warning has its own context entry, and the log scan does not report it
-  (a warning is not a failure).
 * onnxruntime's CudaCall exception (``cuda_call.cc:N ... CudaCall(...)``) has its own entry; a ROCm text
   (``rocm_call.cc``, ``RocmCall``, ``HIP failure``) is not answered by it, and cuDNN/cuBLAS failures and
   CUDA's out of memory keep the entries and clause written for them.
@@ -17,14 +15,12 @@ from the evaluation set."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.eval_explain import blank_markers
-from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.kb import framed_runtime_under
 
 TRT_CUDA = "[11/02/2025-10:00:00] [TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime ({})"
@@ -95,36 +91,6 @@ def test_framing_never_moves_a_tool_match_and_keeps_the_order_of_tools(
     for before, after in zip(matches, out, strict=True):
         if after.score != before.score:  # moved: only down, to just under a TensorRT pattern match
             assert after.score < before.score and after.score + 1.0 in tools
-
-
-GETMAX = (
-    "[05/09/2025-12:44:26] [TRT] [W] The getMaxBatchSize() function should not be used with an engine built "
-    "from a network created with NetworkDefinitionCreationFlag::kEXPLICIT_BATCH flag. This function will "
-    "always return 1."
-)
-INFO = [f"[I] [TRT] step {i}: loading weights from /models/net_{i}.bin" for i in range(4)]
-
-
-def test_the_getmaxbatchsize_warning_is_explained_as_context(kb: KnowledgeBase) -> None:
-    top = kb.lookup(GETMAX, top=1)[0]
-    assert top.entry.id == "tensorrt-s29d-getmaxbatchsize-explicit-batch"
-    assert top.entry.level == "context"
-    assert "not an error" in top.cause and "get_tensor_shape" in top.fix
-
-
-def _scan(kb: KnowledgeBase, lines: list[str]) -> list[tuple[int, str]]:
-    found = scan_log(io.BytesIO(("\n".join(lines) + "\n").encode()), kb)
-    return [(p.first_line_no, p.matches[0].entry.id) for p in found]
-
-
-def test_the_scan_does_not_report_the_getmaxbatchsize_warning(kb: KnowledgeBase) -> None:
-    assert _scan(kb, [*INFO, GETMAX, GETMAX, *INFO]) == []
-
-
-def test_the_scan_still_reports_the_failure_after_the_warning(kb: KnowledgeBase) -> None:
-    error = TRT_CUDA.format("an illegal memory access was encountered")
-    found = _scan(kb, [*INFO, GETMAX, error, *INFO])
-    assert found == [(len(INFO) + 2, "tensorrt-cuda-runtime-error")]
 
 
 CUDACALL = (
