@@ -2350,6 +2350,66 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # Issue 23, s29d: onnxruntime kernels' own reasons inside 'Non-zero status code returned while running X
+    # node' that no clause read yet (the CPU provider's RNN, Pad and GatherND checks), and TensorRT's shuffle
+    # layer refusing two inferred dimensions.
+    Clause(
+        "ort-rnn-input-rank",
+        ("onnxruntime",),
+        "must have 3 dimensions only. actual:",
+        r"Input X must have 3 dimensions only\. Actual: ?(?P<shape>\{[^}\n]{0,120}\})",
+        "The recurrent node {op|} ({arg|an LSTM, GRU or RNN}) takes its input X as three dimensions, "
+        "[seq_length, batch_size, input_size] (batch first when its layout attribute is 1), and was fed a "
+        "tensor of shape {shape}: an axis too many (a batch or channel axis added on top of one already "
+        "there, a state output fed back as the next input with extra axes) or one missing.",
+        "Reshape what reaches X to exactly three dimensions before run() (np.squeeze / reshape the array; "
+        "compare with session.get_inputs() for the declared shape); when a model's state output is fed back "
+        "in the next call, pass the array run() returned for it unchanged, not wrapped in another list or "
+        "axis.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/rnn/rnn_helpers.h, deep_cpu_lstm.cc and "
+        "deep_cpu_gru.cc (ORT_ENFORCE / INVALID_ARGUMENT 'Input X must have 3 dimensions only. Actual:' "
+        "with X's shape); ONNX operator docs (LSTM, GRU, RNN: X is [seq_length, batch_size, input_size])",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-pad-mode-empty-dim",
+        ("onnxruntime",),
+        "mode to pad dimension with a value of 0",
+        r"Cannot use '(?P<mode>reflect|edge)' mode to pad dimension with a value of 0\. Input shape: ?"
+        r"(?P<shape>\{[^}\n]{0,120}\})",
+        "Pad node {op|} pads in '{mode}' mode, which copies values from inside the tensor, but its input "
+        "(shape {shape}) has a dimension of size 0 that is to be padded: there is nothing to reflect or "
+        "repeat. The empty dimension usually comes from an earlier node that selected nothing for this input "
+        "(an empty slice, a filter that kept no element) or from an input fed with a 0-size axis.",
+        "Find why the input of {op|the Pad node} is empty for this input: feed a non-empty tensor, or skip "
+        "the call when there is nothing to process; if an empty tensor is legitimate there, export that "
+        "padding with mode='constant' (F.pad(x, pads, mode='constant')), which accepts it.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/pad.cc (ORT_MAKE_STATUS FAIL 'Cannot "
+        "use 'reflect' / 'edge' mode to pad dimension with a value of 0. Input shape:', matching numpy)",
+        _ORT_NODE,
+        REASON,
+    ),
+    Clause(
+        "ort-gathernd-index-depth",
+        ("onnxruntime",),
+        "last dimension of indices must not be larger than rank of input tensor",
+        r"last dimension of indices must not be larger than rank of input tensor",
+        "GatherND node {op|} got indices whose last axis (plus the node's batch_dims) is longer than the "
+        "number of dimensions of the data: each index tuple may address at most as many dimensions as the "
+        "data has. GatherND is what PyTorch's advanced and boolean-mask indexing (x[mask], x[i, j]) exports "
+        "to; the index tensor built at run time then has another shape than at export, often when the mask "
+        "selects nothing or the data is fed with fewer dimensions.",
+        "Compare the shapes of the data and indices inputs of {op|that node} for the failing input (add them "
+        "as graph outputs, or run the model in PyTorch on the same input); in the model code replace "
+        "x[mask] by torch.index_select(x, 0, mask.nonzero().flatten()), which exports as Gather and accepts "
+        "an empty selection, and keep the data's rank the one used at export.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/cpu/tensor/gather_nd.cc (ORT_MAKE_STATUS "
+        "INVALID_ARGUMENT 'last dimension of indices must not be larger than rank of input tensor'); ONNX "
+        "operator docs (GatherND)",
+        _ORT_NODE,
+        REASON,
+    ),
     Clause(
         "ort-nms-boxes-scores-shape",
         ("onnxruntime",),
@@ -3648,6 +3708,26 @@ CLAUSES: tuple[Clause, ...] = (
         "NVIDIA/TensorRT: include/NvInfer.h (IShuffleLayer::setReshapeDimensions: 'only a maximum of one "
         "dimension is permitted to be specified as -1'); TensorRT's shape checks ('reshape dimension with "
         "more than one -1 wildcard')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-shuffle-two-inferred-dims",
+        ("tensorrt",),
+        "at most one dimension may be inferred",
+        r"(?:(?P<layer>\(Unnamed Layer\* ?\d{1,6}\) \[Shuffle\]|[^\s():]{1,200}(?: \[Shuffle\])?): )?"
+        r"at most one dimension may be inferred",
+        "TensorRT's shuffle (reshape) layer {layer|} was given reshape dimensions with more than one -1: it "
+        "infers at most one dimension from the input's volume. The ONNX parser builds such reshapes itself "
+        "too, e.g. around a BatchNormalization on a 2-D input (BatchNorm1d after a fully connected layer, "
+        "N x C), which it turns into a 4-D scale.",
+        "Give the Reshape at most one -1 (compute the other sizes from the input's shape at export, keep "
+        "unchanged axes as 0); for a BatchNorm1d on [N, C] add the missing axis in the model "
+        "(x.unsqueeze(-1) before it, squeeze after) so the node sees a 3-D input; or fold the shapes with "
+        "onnxsim and fixed input shapes.",
+        "NVIDIA/TensorRT: include/NvInfer.h (IShuffleLayer::setReshapeDimensions: at most one dimension may "
+        "be -1); onnx/onnx-tensorrt: the BatchNormalization importer's scale helper (dims.nbDims == 4 || "
+        "dims.nbDims == 5)",
         "",
         REASON,
     ),

@@ -695,7 +695,12 @@ class KnowledgeBase:
             sorted(
                 float16_clash_first(
                     innermost_first(
-                        inner_first(narrower_first(consequences_last(list(best.values()), text), text), text),
+                        inner_first(
+                            narrower_first(
+                                consequences_last(framed_runtime_under(list(best.values()), text), text), text
+                            ),
+                            text,
+                        ),
                         text,
                     ),
                     text,
@@ -1402,6 +1407,40 @@ def _json_strings(value: Any) -> Iterator[str]:
 def _json_children(value: Any) -> Any:
     """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+
+
+def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with each match of text any tool prints (:data:`RUNTIME_FAMILIES`, found by its pattern)
+    that a tool's own line quotes scored just under that tool's match: a specific entry of another family,
+    found by its pattern, one of whose captured values holds the runtime text's whole match (TensorRT's
+    ``[file::fn::line] Error Code 1: Cuda Runtime (an illegal memory access was encountered)`` captures the
+    CUDA runtime's wording as the error it reports).  The tool printed that line and its entry says which of
+    its calls failed; the runtime entry stays in the list under it.  Nothing moves when no tool's match
+    quotes the runtime text (two lines side by side, the same wording matched by both, a family card, a code
+    card, wording alone), and nothing moves up."""
+    runtime = [m for m in matches if m.entry.family in RUNTIME_FAMILIES and "pattern" in m.reason.split("+")]
+    if not runtime:
+        return matches
+    quoted = [
+        (m.score, found.span(k))
+        for m in matches
+        if m.entry.family not in RUNTIME_FAMILIES
+        and "pattern" in m.reason.split("+")
+        and not (_is_generic(m) or m.entry.consequence)
+        and (found := m.entry.search(text)) is not None
+        for k in range(1, (found.re.groups or 0) + 1)
+        if found.start(k) >= 0
+    ]
+    if not quoted:
+        return matches
+    out = []
+    for m in matches:
+        inner = m.entry.search(text) if m in runtime else None
+        framing = [
+            score for score, (a, b) in quoted if inner is not None and a <= inner.start() and inner.end() <= b
+        ]
+        out.append(_under(m, max(framing)) if framing else m)
+    return out
 
 
 def is_process_ending(e: Entry) -> bool:
