@@ -3593,7 +3593,7 @@ CLAUSES: tuple[Clause, ...] = (
         "parameter check failed",
         r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
         r"condition: "
-        r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)(?!\))|\n|$)",
+        r"(?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)",
         "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
         "so the call returned without running. This is an API usage error: the condition is written in "
         "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "
@@ -5083,6 +5083,27 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     # --- s28f: last resorts: a traceback's last exception, a C++ what() line; after every other clause ------
+    # --- s29f: a traceback that ends in an exception with no message: the raising frame is all there is -----
+    Clause(
+        "python-traceback-bare-exception",
+        (ANY,),
+        'file "',
+        r'File "(?P<file>[^"\n]{1,300})", line (?P<line>\d{1,7}), in (?P<call>[\w.<>]{1,160})\n'
+        r"(?:(?![^\n]{0,40}File \")[^\n]{0,300}\n){0,2}?(?:E(?: \w{1,30}:)? )?"
+        r"(?P<value>[A-Za-z_][\w.]{0,100}(?:Error|Exception))[ \t]*(?:\n|$)",
+        "The step failed with a bare {value}, an exception with no message, raised in {call} (line {line} of "
+        "{file}): the traceback's last frame is the only thing that says where it failed. Code raises an "
+        "exception without text after a check of its own (a status or return value it tested, a result "
+        "that was empty) or re-raises a native error whose text went to the log instead.",
+        "Open {file} at line {line} (in {call}) and read the check just before the raise: the condition it "
+        "tests is the reason; the tool's own log lines printed before the traceback (warnings or errors of "
+        "that step) usually say which value failed it. If that frame is the tool's, act on the step it "
+        "belongs to: {card_fix}",
+        "Python's traceback layout (the last 'File ..., line N, in f' frame, then the exception's class "
+        "with no ': message' after it)",
+        "",
+        REASON,
+    ),
     Clause(
         "python-traceback-last-exception",
         (ANY,),
@@ -5230,7 +5251,9 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     return matches
 
 
-LAST_RESORT = frozenset({"python-traceback-last-exception", "cpp-exception-what"})
+LAST_RESORT = frozenset(
+    {"python-traceback-bare-exception", "python-traceback-last-exception", "cpp-exception-what"}
+)
 """Clauses that only pass on the text of a failure (a traceback's last exception, an uncaught C++
 exception's ``what()``): :func:`refine` never uses them; :func:`last_resort_answered` does, after every
 clause and runtime entry had its turn."""
@@ -5260,6 +5283,67 @@ def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
         if found is not None:
             return [_answered_by(top, clause, _parts(found, clause, text)), *matches[1:]]
     return matches
+
+
+ENVELOPE_REASON = Clause(
+    "envelope-inner-reason",
+    (ANY,),
+    "",
+    "",
+    'The failure\'s own reason, which the envelope around it only passes on: "{detail}". {card}',
+    "Start from that reason: the check, value, shape, data type, file or provider limit it names is what to "
+    "change (in the model, its inputs or the session's options); the envelope only says which step carried "
+    "it. For that step: {card_fix}",
+    "the envelope's own layout: the inner reason it quotes, read to the end of its line",
+)
+"""What an envelope card (:func:`is_envelope`, no code of its own) whose cause does not quote the reason it
+captured says when nothing else answered it (:func:`envelope_reason_answered`): the reason leads, whole."""
+MAX_REASON = 600
+"""An inner reason is read to the end of its line, at most this many characters (cut at a space)."""
+
+
+def whole_reason(reason: str, text: str) -> str:
+    """``reason`` (a capture that a pattern's bound may have cut: ``[^\\n]{1,120}``) read on in ``text`` to
+    the end of its line, without the final period, at most :data:`MAX_REASON` characters (cut at a space,
+    with an ellipsis); ``reason`` itself when ``text`` does not hold it."""
+    start = text.find(reason)
+    if start < 0:
+        return reason
+    line = text[start:].split("\n", 1)[0].rstrip().rstrip(".").rstrip()
+    if len(line) <= MAX_REASON:
+        return line if len(line) >= len(reason.rstrip(" .")) else reason
+    cut = line[:MAX_REASON].rsplit(" ", 1)[0]
+    return f"{cut} ..."
+
+
+def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that is an
+    envelope of no code (:func:`is_envelope`: it captured the inner reason), found by its pattern and
+    answered by nothing, made to say that reason whole: a cause that quotes ``{reason}`` gets it read to the
+    end of its line (its pattern's bound cut onnxruntime's ``Status Message:`` at 120 characters); a cause
+    that does not quote it is answered by :data:`ENVELOPE_REASON`, the reason first and the card's own
+    cause and fix after it (the node the card names stays in them)."""
+    if not matches:
+        return matches
+    top = matches[0]
+    e = top.entry
+    reason = dict(top.captures).get("reason", "")
+    if (
+        not reason
+        or "+" in e.id
+        or e.keys
+        or e.generic
+        or e.level in ("family", "context")
+        or "pattern" not in top.reason.split("+")
+    ):
+        return matches
+    whole = whole_reason(reason, text)
+    if "{reason" in e.cause:
+        captures = tuple((k, whole if k == "reason" else v) for k, v in top.captures)
+        return [top._replace(captures=captures), *matches[1:]]
+    own = tuple((k, v) for k, v in top.captures if k not in ("reason", "detail"))
+    answered = _answered_by(top, ENVELOPE_REASON, (("detail", whole),))
+    return [answered._replace(captures=(("detail", whole), *own)), *matches[1:]]
 
 
 def is_envelope(m: Match) -> bool:
@@ -5386,8 +5470,16 @@ def _own_lines(own: str, text: str) -> str:
     return text[text.rfind("\n", 0, start) + 1 : start + len(own)]
 
 
+def _closed(value: str) -> str:
+    """``value`` without the closing brackets it took from around it: a part read to the end of its line
+    inside ``(... condition: f(x))`` ends with one ``)`` more than it opens."""
+    while value.endswith(")") and value.count(")") > value.count("("):
+        value = value[:-1].rstrip()
+    return value
+
+
 def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, str], ...]:
-    parts = [(k, v.strip()) for k, v in found.groupdict().items() if v and v.strip()]
+    parts = [(k, _closed(v.strip())) for k, v in found.groupdict().items() if v and v.strip()]
     if clause.context:
         around = _regex(clause.context).search(text)
         if around is not None:
