@@ -3587,6 +3587,35 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- s29f: the ONNX parser asserts that a network add*() call gave a layer; the builder's parameter
+    # check logged just before says why it gave none ---------------------------------------------------------
+    Clause(
+        "trt-parser-assert-over-parameter-check",
+        ("tensorrt",),
+        "network()->add",
+        r"network\(\)->(?P<call>add[A-Z]\w{0,60})\(",
+        "The ONNX parser asked TensorRT's network for a layer with {call}() and got none: TensorRT's own "
+        "argument check of {call} refused the call (the condition '{value|that TensorRT logs as Parameter "
+        "check failed before the assertion}' was false), and the parser's assertion that the layer exists "
+        "only reports it. For addInput, the check is on the graph input's dimensions (isValidDims): a "
+        "dynamic (-1) size in a network created without explicit batch, a size of 0 or below -1, or more "
+        "dimensions than TensorRT takes; for another add call, an input or attribute of this node that the "
+        "layer does not accept.",
+        "Read the condition against the node's inputs: for addInput, build the network with explicit "
+        "batch (TensorRT 7 to 9: builder.create_network(1 << "
+        "int(trt.NetworkDefinitionCreationFlag.EXPLICIT_BATCH)), trtexec --explicitBatch; TensorRT 10 "
+        "networks always are) and give the ONNX input a valid shape (only -1 for dynamic sizes, with an "
+        "optimization profile for them); for another add call, change the node's input shapes, types or "
+        "attributes that the condition names (polygraphy surgeon sanitize --fold-constants fixes inputs "
+        "that should be constants).",
+        "onnx/onnx-tensorrt: ModelImporter.cpp (importInput asserts on network()->addInput(...)), "
+        "importerUtils (ASSERT on the layer a network add call returns); NVIDIA TensorRT: the API's "
+        "parameter checks ('Parameter check failed at: <file>::<function>::<line>, condition: "
+        "<expression>'), NetworkDefinitionCreationFlag.EXPLICIT_BATCH",
+        r"Parameter check failed at: [^\s,]{0,200}::(?P<arg>add[A-Z]\w{0,60})::\d{1,6}, condition: "
+        r"(?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)",
+        REASON,
+    ),
     Clause(
         "trt-parameter-check",
         ("tensorrt",),

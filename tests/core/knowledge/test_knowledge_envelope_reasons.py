@@ -260,3 +260,30 @@ def test_a_filled_part_is_always_text_of_the_message(text: str) -> None:
     filled = absent_parts_filled(Match(e, 50.0, "pattern", ()), text)
     for _, value in filled.captures:
         assert value in text
+
+
+# --- the ONNX parser's assertion over the builder's parameter check --------------------------------------
+
+
+def test_a_parser_assertion_on_an_add_call_is_read_with_the_builder_s_check(kb: KnowledgeBase) -> None:
+    """dev round29.jsonl:33: the parser asserts that addInput gave a tensor; the line before says why not."""
+    text = (
+        "[E] [TRT] Parameter check failed at: ../builder/Network.cpp::addInput::465, condition: "
+        "isValidDims(dims)\nERROR: ModelImporter.cpp:80 In function importInput:\n[8] Assertion failed: "
+        "*tensor = importer_ctx->network()->addInput( input.name().c_str(), trt_dtype, trt_dims)\n"
+        "[E] Failure while parsing ONNX file"
+    )
+    top = _top(kb, text)
+    assert top.entry.id.endswith("+trt-parser-assert-over-parameter-check")
+    assert "'isValidDims(dims)'" in top.cause and "addInput" in top.cause
+    assert "EXPLICIT_BATCH" in top.fix
+    alone = text.split("\n", 1)[1]  # without the check's line: the condition is pointed at, not invented
+    top = _top(kb, alone)
+    assert top.entry.id.endswith("+trt-parser-assert-over-parameter-check")
+    assert "isValidDims(dims)" not in top.cause and "Parameter check failed" in top.cause
+
+
+def test_a_parameter_check_condition_keeps_its_closing_bracket(kb: KnowledgeBase) -> None:
+    text = "[E] [TRT] Parameter check failed at: ../builder/Network.cpp::addInput::465, condition: "
+    text += "isValidDims(dims)"
+    assert ("value", "isValidDims(dims)") in _top(kb, text).captures
