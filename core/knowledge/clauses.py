@@ -5345,6 +5345,34 @@ def whole_reason(reason: str, text: str) -> str:
     return f"{cut} ..."
 
 
+def reason_ends_pattern(pattern: str) -> bool:
+    """Whether ``pattern``'s ``reason`` group is the last thing it reads (only closing brackets and
+    quantifiers after it, in each alternative that has it): only then did the pattern's bound, not a
+    literal after the reason (``... Domain:``), end what it captured."""
+    start = pattern.find("(?P<reason>")
+    if start < 0:
+        return False
+    depth, i, in_class = 0, start, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = pattern[i + 1 :].split("|", 1)[0]
+    return re.fullmatch(r"[)?*+]*(?:\{\d{0,4},?\d{0,4}\})?[)?*+]*", rest) is not None
+
+
 def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
     """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that is an
     envelope of no code (:func:`is_envelope`: it captured the inner reason), found by its pattern and
@@ -5366,7 +5394,7 @@ def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
         or "pattern" not in top.reason.split("+")
     ):
         return matches
-    whole = whole_reason(reason, text)
+    whole = whole_reason(reason, text) if reason_ends_pattern(e.pattern) else reason
     if "{reason" in e.cause:
         captures = tuple((k, whole if k == "reason" else v) for k, v in top.captures)
         return [top._replace(captures=captures), *matches[1:]]

@@ -20,7 +20,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import Entry, KnowledgeBase
-from dumpscope.core.knowledge.clauses import MAX_REASON, envelope_reason_answered, whole_reason
+from dumpscope.core.knowledge.clauses import (
+    MAX_REASON,
+    envelope_reason_answered,
+    reason_ends_pattern,
+    whole_reason,
+)
 from dumpscope.core.knowledge.kb import (
     ABSENCE,
     KIND_FINDERS,
@@ -81,7 +86,17 @@ def test_a_card_that_quotes_its_reason_quotes_it_whole(kb: KnowledgeBase) -> Non
 
 
 def _envelope(cause: str, i: str = "env", **kw: object) -> Entry:
-    return Entry(i, "T", "run", cause, "fix it at {op|the node}", "s", pattern=r"x", family="onnx", **kw)  # type: ignore[arg-type]
+    return Entry(
+        i,
+        "T",
+        "run",
+        cause,
+        "fix it at {op|the node}",
+        "s",
+        pattern=r"Message: (?P<reason>[^\n]{1,20})",
+        family="onnx",
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 def test_envelope_reason_answered_leaves_other_answers_alone() -> None:
@@ -287,3 +302,17 @@ def test_a_parameter_check_condition_keeps_its_closing_bracket(kb: KnowledgeBase
     text = "[E] [TRT] Parameter check failed at: ../builder/Network.cpp::addInput::465, condition: "
     text += "isValidDims(dims)"
     assert ("value", "isValidDims(dims)") in _top(kb, text).captures
+
+
+def test_a_reason_is_read_on_only_where_the_pattern_s_bound_ended_it() -> None:
+    """A reason a literal ends (Core ML's '... Domain:') is whole already: reading on would take that in."""
+    assert reason_ends_pattern(r"Status Message:\s{0,8}(?P<reason>[^\n]{1,120}))?")
+    assert reason_ends_pattern(r"x (?P<reason>[^\n]{0,120})")
+    assert not reason_ends_pattern(r"details: (?P<reason>[^\n]{1,300}?)\s{1,3}Domain: (?P<value>\w+)")
+    assert not reason_ends_pattern(r"no reason here")
+    e = Entry(
+        "c", "T", "run", "failed: '{reason}'", "f", "s", pattern=r"details: (?P<reason>[^\n]{1,30}?) Domain:"
+    )
+    text = "details: model not found Domain: com.apple.CoreML Code: 0"
+    m = Match(e, 50.0, "pattern", (("reason", "model not found"),))
+    assert envelope_reason_answered([m], text)[0].cause == "failed: 'model not found'"
