@@ -5374,12 +5374,13 @@ def reason_ends_pattern(pattern: str) -> bool:
 
 
 def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
-    """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that is an
-    envelope of no code (:func:`is_envelope`: it captured the inner reason), found by its pattern and
-    answered by nothing, made to say that reason whole: a cause that quotes ``{reason}`` gets it read to the
-    end of its line (its pattern's bound cut onnxruntime's ``Status Message:`` at 120 characters); a cause
-    that does not quote it is answered by :data:`ENVELOPE_REASON`, the reason first and the card's own
-    cause and fix after it (the node the card names stays in them)."""
+    """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that
+    captured the inner reason, found by its pattern and answered by nothing, made to say that reason whole:
+    a cause that quotes ``{reason}`` gets it read to the end of its line where the pattern's bound ended it
+    (:func:`reason_ends_pattern`; onnxruntime's status cards stop at 300 characters); an envelope of no code
+    (:func:`is_envelope`) whose cause does not quote it is answered by :data:`ENVELOPE_REASON`, the reason
+    first and the card's own cause and fix after it (the node the card names stays in them: onnxruntime's
+    ``Status Message:`` was cut at 120 characters and never quoted)."""
     if not matches:
         return matches
     top = matches[0]
@@ -5388,8 +5389,6 @@ def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
     if (
         not reason
         or "+" in e.id
-        or e.keys
-        or e.generic
         or e.level in ("family", "context")
         or "pattern" not in top.reason.split("+")
     ):
@@ -5398,6 +5397,8 @@ def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
     if "{reason" in e.cause:
         captures = tuple((k, whole if k == "reason" else v) for k, v in top.captures)
         return [top._replace(captures=captures), *matches[1:]]
+    if e.keys or e.generic:
+        return matches  # a code's card: what it says of the code stays its answer
     own = tuple((k, v) for k, v in top.captures if k not in ("reason", "detail"))
     answered = _answered_by(top, ENVELOPE_REASON, (("detail", whole),))
     return [answered._replace(captures=(("detail", whole), *own)), *matches[1:]]

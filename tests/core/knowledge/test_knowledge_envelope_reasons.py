@@ -316,3 +316,11 @@ def test_a_reason_is_read_on_only_where_the_pattern_s_bound_ended_it() -> None:
     text = "details: model not found Domain: com.apple.CoreML Code: 0"
     m = Match(e, 50.0, "pattern", (("reason", "model not found"),))
     assert envelope_reason_answered([m], text)[0].cause == "failed: 'model not found'"
+
+
+def test_a_status_card_quotes_a_long_reason_whole(kb: KnowledgeBase) -> None:
+    reason = "Compile failed for fused node CANNExecutionProvider_graph_0: " + "the backend rejects it; " * 20
+    text = f"[ONNXRuntimeError] : 11 : EP_FAIL : {reason.strip()}"
+    top = _top(kb, text)
+    assert top.entry.id == "onnxruntime-11-EP-FAIL"
+    assert reason.strip().rstrip(".") in top.cause
