@@ -160,24 +160,25 @@ def test_a_parser_or_builder_assertion_is_not_the_plugin_s(kb: KnowledgeBase) ->
 
 
 @pytest.mark.parametrize(
-    ("reason", "api"),
+    ("reason", "api", "clause"),
     [
-        ("eglGetDisplay returned nullptr", "eglGetDisplay"),
-        ('OpenCL library not loaded - dlopen failed: library "libOpenCL.so" not found', "OpenCL"),
-        ("Unable to create EGL context: EGL_BAD_MATCH", "EGL"),
+        ("eglGetDisplay returned nullptr", "eglGetDisplay", "egl"),
+        ('OpenCL library not loaded - dlopen failed: library "libOpenCL.so" not found', "OpenCL", "opencl"),
+        ("Unable to create EGL context: EGL_BAD_MATCH", "EGL", "egl"),
     ],
 )
 def test_a_gpu_delegate_s_platform_failure_leads_over_the_init_card(
-    kb: KnowledgeBase, reason: str, api: str
+    kb: KnowledgeBase, reason: str, api: str, clause: str
 ) -> None:
     top = _top(kb, f"ERROR: TfLiteGpuDelegate Init: {reason}")
-    assert top.entry.id == "tflite-s29f-gpu-delegate-platform-init"
+    assert top.entry.id == f"tflite-gpu-delegate-init+tflite-gpu-delegate-platform-{clause}"
     assert reason in top.cause and dict(top.captures)["api"] == api
 
 
-def test_a_gpu_delegate_s_model_failure_keeps_the_init_card(kb: KnowledgeBase) -> None:
+def test_a_gpu_delegate_s_model_failure_keeps_the_init_card_with_its_reason(kb: KnowledgeBase) -> None:
     top = _top(kb, "TfLiteGpuDelegate Init: ADD: Node 3 has input 1 with dims mismatch")
-    assert top.entry.id == "tflite-gpu-delegate-init"
+    assert top.entry.id == "tflite-gpu-delegate-init+envelope-inner-reason"
+    assert '"ADD: Node 3 has input 1 with dims mismatch"' in top.cause
 
 
 # --- an exception with no message ---------------------------------------------------------------------------
