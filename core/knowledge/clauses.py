@@ -5405,8 +5405,9 @@ def whole_reason(reason: str, text: str) -> str:
 
 def reason_ends_pattern(pattern: str) -> bool:
     """Whether ``pattern``'s ``reason`` group is the last thing it reads (only closing brackets and
-    quantifiers after it, in each alternative that has it): only then did the pattern's bound, not a
-    literal after the reason (``... Domain:``), end what it captured."""
+    quantifiers after it) and reads any character but a newline up to a bound (``[^\\n]{1,120}``): only then
+    did the pattern's bound, not a literal after the reason (``... Domain:``) or a class that stops at a
+    period (``[^.\\n]``), end what it captured."""
     start = pattern.find("(?P<reason>")
     if start < 0:
         return False
@@ -5427,6 +5428,9 @@ def reason_ends_pattern(pattern: str) -> bool:
             if depth == 0:
                 break
         i += 1
+    body = pattern[start + len("(?P<reason>") : i]
+    if re.fullmatch(r"\[\^\\n\]\{\d{1,4},\d{1,4}\}\??", body) is None:
+        return False  # a class that stops at a period or bracket ends the reason itself, not its bound
     rest = pattern[i + 1 :].split("|", 1)[0]
     return re.fullmatch(r"[)?*+]*(?:\{\d{0,4},?\d{0,4}\})?[)?*+]*", rest) is not None
 

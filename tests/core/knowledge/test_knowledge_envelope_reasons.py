@@ -325,3 +325,7 @@ def test_a_status_card_quotes_a_long_reason_whole(kb: KnowledgeBase) -> None:
     top = _top(kb, text)
     assert top.entry.id == "onnxruntime-11-EP-FAIL"
     assert reason.strip().rstrip(".") in top.cause
+
+
+def test_a_reason_its_class_ends_is_not_read_on() -> None:
+    assert not reason_ends_pattern(r"because of (?P<reason>[^.\n]{1,120}))")
