@@ -1903,6 +1903,64 @@ CLAUSES: tuple[Clause, ...] = (
         "airockchip/rknn-toolkit2: rknn/api/graph_optimizer module (the frames of build()'s graph "
         "optimisation), API doc (config optimization_level); dev thread airockchip/rknn-toolkit2#43",
     ),
+    # --- s29f: the TFLite GPU delegate's Init card over a failure of its platform (EGL, OpenCL), not of the
+    # model: the platform's reason leads ---------------------------------------------------------------------
+    Clause(
+        "tflite-gpu-delegate-platform-egl",
+        ("tflite",),
+        "egl",
+        r"(?P<detail>[^\n]{0,80}?(?P<api>\b(?:egl[A-Z]\w{0,40}|EGL(?:_\w{1,40})?)\b)[^\n]{0,240})",
+        "The GPU delegate could not set up the platform it runs on: {detail} ({api}). Before it "
+        "looks at any op it needs an EGL display and context for its OpenGL ES backend, or a "
+        "loadable OpenCL library and a context for its OpenCL backend; that step failed, so the "
+        "model is not the cause. Typical reasons: no display or GLES 3.1 on the device (an "
+        "emulator, a headless Linux box), an OpenCL library the app may not load (Android 12 "
+        "and later hide vendor libraries from apps that do not declare them), or an EGL context "
+        "already bound to this thread by another renderer.",
+        "For an OpenCL failure on Android, declare the library in the app's manifest "
+        '(<uses-native-library android:name="libOpenCL.so" android:required="false"/>) or let '
+        "the delegate use OpenGL ES; for an EGL/GL failure, run the delegate on a device or "
+        "thread with a usable EGL display (not an emulator or a process without one), create "
+        "and use it on one thread, or force the other backend with the delegate's experimental "
+        "flags (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY in TfLiteGpuDelegateOptionsV2); "
+        "where neither backend is available, check for GPU support "
+        "(CompatibilityList.isDelegateSupportedOnThisDevice) and fall back to XNNPACK on the "
+        "CPU.",
+        "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/delegate.cc ('TfLiteGpuDelegate "
+        "Init: ' + status message), delegates/gpu/gl/egl_environment.cc and egl_context.cc (EGL "
+        "display and context set-up), delegates/gpu/cl/opencl_wrapper.cc (loading libOpenCL), "
+        "delegates/gpu/delegate_options.h (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY); "
+        "TensorFlow Lite GPU delegate docs (uses-native-library for OpenCL on Android 12, "
+        "CompatibilityList)",
+    ),
+    Clause(
+        "tflite-gpu-delegate-platform-opencl",
+        ("tflite",),
+        "opencl",
+        r"(?P<detail>[^\n]{0,80}?(?P<api>\bOpenCL\b)[^\n]{0,240})",
+        "The GPU delegate could not set up the platform it runs on: {detail} ({api}). Before it "
+        "looks at any op it needs an EGL display and context for its OpenGL ES backend, or a "
+        "loadable OpenCL library and a context for its OpenCL backend; that step failed, so the "
+        "model is not the cause. Typical reasons: no display or GLES 3.1 on the device (an "
+        "emulator, a headless Linux box), an OpenCL library the app may not load (Android 12 "
+        "and later hide vendor libraries from apps that do not declare them), or an EGL context "
+        "already bound to this thread by another renderer.",
+        "For an OpenCL failure on Android, declare the library in the app's manifest "
+        '(<uses-native-library android:name="libOpenCL.so" android:required="false"/>) or let '
+        "the delegate use OpenGL ES; for an EGL/GL failure, run the delegate on a device or "
+        "thread with a usable EGL display (not an emulator or a process without one), create "
+        "and use it on one thread, or force the other backend with the delegate's experimental "
+        "flags (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY in TfLiteGpuDelegateOptionsV2); "
+        "where neither backend is available, check for GPU support "
+        "(CompatibilityList.isDelegateSupportedOnThisDevice) and fall back to XNNPACK on the "
+        "CPU.",
+        "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/delegate.cc ('TfLiteGpuDelegate "
+        "Init: ' + status message), delegates/gpu/gl/egl_environment.cc and egl_context.cc (EGL "
+        "display and context set-up), delegates/gpu/cl/opencl_wrapper.cc (loading libOpenCL), "
+        "delegates/gpu/delegate_options.h (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY); "
+        "TensorFlow Lite GPU delegate docs (uses-native-library for OpenCL on Android 12, "
+        "CompatibilityList)",
+    ),
     # --- onnxruntime's QNN execution provider: why an op builder refused a node (its IsOpSupported /
     # ProcessInputs reasons, ORT_RETURN_IF / ORT_RETURN_IF_NOT wording); they answer the envelope of QNN EP's
     # "<OpType> node `<name>` is not supported: <reason>" warning and a family card that reads such a
@@ -3647,13 +3705,42 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- s29f: the ONNX parser asserts that a network add*() call gave a layer; the builder's parameter
+    # check logged just before says why it gave none ---------------------------------------------------------
+    Clause(
+        "trt-parser-assert-over-parameter-check",
+        ("tensorrt",),
+        "network()->add",
+        r"network\(\)->(?P<call>add[A-Z]\w{0,60})\(",
+        "The ONNX parser asked TensorRT's network for a layer with {call}() and got none: TensorRT's own "
+        "argument check of {call} refused the call (the condition '{value|that TensorRT logs as Parameter "
+        "check failed before the assertion}' was false), and the parser's assertion that the layer exists "
+        "only reports it. For addInput, the check is on the graph input's dimensions (isValidDims): a "
+        "dynamic (-1) size in a network created without explicit batch, a size of 0 or below -1, or more "
+        "dimensions than TensorRT takes; for another add call, an input or attribute of this node that the "
+        "layer does not accept.",
+        "Read the condition against the node's inputs: for addInput, build the network with explicit "
+        "batch (TensorRT 7 to 9: builder.create_network(1 << "
+        "int(trt.NetworkDefinitionCreationFlag.EXPLICIT_BATCH)), trtexec --explicitBatch; TensorRT 10 "
+        "networks always are) and give the ONNX input a valid shape (only -1 for dynamic sizes, with an "
+        "optimization profile for them); for another add call, change the node's input shapes, types or "
+        "attributes that the condition names (polygraphy surgeon sanitize --fold-constants fixes inputs "
+        "that should be constants).",
+        "onnx/onnx-tensorrt: ModelImporter.cpp (importInput asserts on network()->addInput(...)), "
+        "importerUtils (ASSERT on the layer a network add call returns); NVIDIA TensorRT: the API's "
+        "parameter checks ('Parameter check failed at: <file>::<function>::<line>, condition: "
+        "<expression>'), NetworkDefinitionCreationFlag.EXPLICIT_BATCH",
+        r"Parameter check failed at: [^\s,]{0,200}::(?P<arg>add[A-Z]\w{0,60})::\d{1,6}, condition: "
+        r"(?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)",
+        REASON,
+    ),
     Clause(
         "trt-parameter-check",
         ("tensorrt",),
         "parameter check failed",
         r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
         r"condition: "
-        r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)(?!\))|\n|$)",
+        r"(?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)",
         "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
         "so the call returned without running. This is an API usage error: the condition is written in "
         "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "
@@ -5163,6 +5250,27 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     # --- s28f: last resorts: a traceback's last exception, a C++ what() line; after every other clause ------
+    # --- s29f: a traceback that ends in an exception with no message: the raising frame is all there is -----
+    Clause(
+        "python-traceback-bare-exception",
+        (ANY,),
+        'file "',
+        r'File "(?P<file>[^"\n]{1,300})", line (?P<line>\d{1,7}), in (?P<call>[\w.<>]{1,160})\n'
+        r"(?:(?![^\n]{0,40}File \")[^\n]{0,300}\n){0,2}?(?:E(?: \w{1,30}:)? )?"
+        r"(?P<value>[A-Za-z_][\w.]{0,100}(?:Error|Exception))[ \t]*(?:\n|$)",
+        "The step failed with a bare {value}, an exception with no message, raised in {call} (line {line} of "
+        "{file}): the traceback's last frame is the only thing that says where it failed. Code raises an "
+        "exception without text after a check of its own (a status or return value it tested, a result "
+        "that was empty) or re-raises a native error whose text went to the log instead.",
+        "Open {file} at line {line} (in {call}) and read the check just before the raise: the condition it "
+        "tests is the reason; the tool's own log lines printed before the traceback (warnings or errors of "
+        "that step) usually say which value failed it. If that frame is the tool's, act on the step it "
+        "belongs to: {card_fix}",
+        "Python's traceback layout (the last 'File ..., line N, in f' frame, then the exception's class "
+        "with no ': message' after it)",
+        "",
+        REASON,
+    ),
     Clause(
         "python-traceback-last-exception",
         (ANY,),
@@ -5310,7 +5418,9 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
     return matches
 
 
-LAST_RESORT = frozenset({"python-traceback-last-exception", "cpp-exception-what"})
+LAST_RESORT = frozenset(
+    {"python-traceback-bare-exception", "python-traceback-last-exception", "cpp-exception-what"}
+)
 """Clauses that only pass on the text of a failure (a traceback's last exception, an uncaught C++
 exception's ``what()``): :func:`refine` never uses them; :func:`last_resort_answered` does, after every
 clause and runtime entry had its turn."""
@@ -5340,6 +5450,100 @@ def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
         if found is not None:
             return [_answered_by(top, clause, _parts(found, clause, text)), *matches[1:]]
     return matches
+
+
+ENVELOPE_REASON = Clause(
+    "envelope-inner-reason",
+    (ANY,),
+    "",
+    "",
+    'The failure\'s own reason, which the envelope around it only passes on: "{detail}". {card}',
+    "Start from that reason: the check, value, shape, data type, file or provider limit it names is what to "
+    "change (in the model, its inputs or the session's options); the envelope only says which step carried "
+    "it. For that step: {card_fix}",
+    "the envelope's own layout: the inner reason it quotes, read to the end of its line",
+)
+"""What an envelope card (:func:`is_envelope`, no code of its own) whose cause does not quote the reason it
+captured says when nothing else answered it (:func:`envelope_reason_answered`): the reason leads, whole."""
+MAX_REASON = 600
+"""An inner reason is read to the end of its line, at most this many characters (cut at a space)."""
+
+
+def whole_reason(reason: str, text: str) -> str:
+    """``reason`` (a capture that a pattern's bound may have cut: ``[^\\n]{1,120}``) read on in ``text`` to
+    the end of its line, without the final period, at most :data:`MAX_REASON` characters (cut at a space,
+    with an ellipsis); ``reason`` itself when ``text`` does not hold it."""
+    start = text.find(reason)
+    if start < 0:
+        return reason
+    line = text[start:].split("\n", 1)[0].rstrip().rstrip(".").rstrip()
+    if len(line) <= MAX_REASON:
+        return line if len(line) >= len(reason.rstrip(" .")) else reason
+    cut = line[:MAX_REASON].rsplit(" ", 1)[0]
+    return f"{cut} ..."
+
+
+def reason_ends_pattern(pattern: str) -> bool:
+    """Whether ``pattern``'s ``reason`` group is the last thing it reads (only closing brackets and
+    quantifiers after it) and reads any character but a newline up to a bound (``[^\\n]{1,120}``): only then
+    did the pattern's bound, not a literal after the reason (``... Domain:``) or a class that stops at a
+    period (``[^.\\n]``), end what it captured."""
+    start = pattern.find("(?P<reason>")
+    if start < 0:
+        return False
+    depth, i, in_class = 0, start, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    body = pattern[start + len("(?P<reason>") : i]
+    if re.fullmatch(r"\[\^\\n\]\{\d{1,4},\d{1,4}\}\??", body) is None:
+        return False  # a class that stops at a period or bracket ends the reason itself, not its bound
+    rest = pattern[i + 1 :].split("|", 1)[0]
+    return re.fullmatch(r"[)?*+]*(?:\{\d{0,4},?\d{0,4}\})?[)?*+]*", rest) is not None
+
+
+def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that
+    captured the inner reason, found by its pattern and answered by nothing, made to say that reason whole:
+    a cause that quotes ``{reason}`` gets it read to the end of its line where the pattern's bound ended it
+    (:func:`reason_ends_pattern`; onnxruntime's status cards stop at 300 characters); an envelope of no code
+    (:func:`is_envelope`) whose cause does not quote it is answered by :data:`ENVELOPE_REASON`, the reason
+    first and the card's own cause and fix after it (the node the card names stays in them: onnxruntime's
+    ``Status Message:`` was cut at 120 characters and never quoted)."""
+    if not matches:
+        return matches
+    top = matches[0]
+    e = top.entry
+    reason = dict(top.captures).get("reason", "")
+    if (
+        not reason
+        or "+" in e.id
+        or e.level in ("family", "context")
+        or "pattern" not in top.reason.split("+")
+    ):
+        return matches
+    whole = whole_reason(reason, text) if reason_ends_pattern(e.pattern) else reason
+    if "{reason" in e.cause:
+        captures = tuple((k, whole if k == "reason" else v) for k, v in top.captures)
+        return [top._replace(captures=captures), *matches[1:]]
+    if e.keys or e.generic:
+        return matches  # a code's card: what it says of the code stays its answer
+    own = tuple((k, v) for k, v in top.captures if k not in ("reason", "detail"))
+    answered = _answered_by(top, ENVELOPE_REASON, (("detail", whole),))
+    return [answered._replace(captures=(("detail", whole), *own)), *matches[1:]]
 
 
 def is_envelope(m: Match) -> bool:
@@ -5466,8 +5670,16 @@ def _own_lines(own: str, text: str) -> str:
     return text[text.rfind("\n", 0, start) + 1 : start + len(own)]
 
 
+def _closed(value: str) -> str:
+    """``value`` without the closing brackets it took from around it: a part read to the end of its line
+    inside ``(... condition: f(x))`` ends with one ``)`` more than it opens."""
+    while value.endswith(")") and value.count(")") > value.count("("):
+        value = value[:-1].rstrip()
+    return value
+
+
 def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, str], ...]:
-    parts = [(k, v.strip()) for k, v in found.groupdict().items() if v and v.strip()]
+    parts = [(k, _closed(v.strip())) for k, v in found.groupdict().items() if v and v.strip()]
     if clause.context:
         around = _regex(clause.context).search(text)
         if around is not None:

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.clauses import (
     answers_reason,
+    envelope_reason_answered,
     is_code_card,
     is_envelope,
     last_resort_answered,
@@ -308,6 +309,89 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
         done += f"{space}{before}{_capitalised(words, text[: m.start()] + space)}{after}"
     done += text[at:]
     return _tidy(done) if empty else done
+
+
+ABSENCE = LazyPattern(
+    r"\bnot (?:named|shown|given|printed|stated|listed)\b|\bno (?:reason|name|node|op) given\b",
+    re.IGNORECASE,
+)
+"""Words that say the message did not carry a part (``node not named in the message``, ``not shown in this
+message``, ``not named in this line``): true only when the whole message holds no value of that kind."""
+PART_KINDS: dict[str, str] = {
+    "op": "node",
+    "op_name": "node",
+    "node": "node",
+    "node_name": "node",
+    "layer": "node",
+    "op_type": "op_type",
+    "optype": "op_type",
+    "shape": "shape",
+    "path": "path",
+    "file": "path",
+}
+"""The kind of value a part holds, for the parts whose kind a whole message labels in a way it can be read
+back (:data:`KIND_FINDERS`)."""
+KIND_FINDERS: dict[str, tuple[LazyPattern, ...]] = {
+    "node": (
+        LazyPattern(r"\bName:\s{0,2}'([^'\n]{1,200})'"),
+        LazyPattern(r"\bnode name:\s{0,2}'?([^\s,)'\"]{1,200})", re.IGNORECASE),
+        LazyPattern(r"\b[Nn]ode \(([^()\s]{1,200})\)"),
+        LazyPattern(r"\b[Nn]ode '([^'\n]{1,200})'"),
+    ),
+    "op_type": (
+        LazyPattern(r"\bOp \((\w{1,60})\)"),
+        LazyPattern(r"\bop_type:\s{0,2}\"?(\w{1,60})"),
+        LazyPattern(r"\boperator \((\w{1,60})\)"),
+    ),
+    "shape": (LazyPattern(r"(?<![\w\]])(\[-?\d{1,9}(?:,\s{0,2}-?\d{1,9}){1,7}\])"),),
+    "path": (LazyPattern(r"(?<![\w/.])(/(?:[\w.+-]{1,100}/){1,30}[\w.+-]{1,100}\.\w{1,10})\b"),),
+}
+"""Where a whole message labels a value of a kind: a node by onnxruntime's ``Name:'...'``, onnx's ``node
+name:``, ``Node (...)`` or ``node '...'``; an operator type by ``Op (...)``, ``op_type:`` or
+``operator (...)``; a shape as a bracketed list of integers; a path as an absolute POSIX file path."""
+
+
+def _placeholder_names(text: str) -> set[str]:
+    return {m.group(3) for m in _PLACEHOLDER.finditer(text)}
+
+
+def found_in_message(kind: str, text: str) -> str:
+    """The first value of ``kind`` (:data:`KIND_FINDERS`) that ``text`` labels, or ""."""
+    for finder_rx in KIND_FINDERS.get(kind, ()):
+        found = finder_rx.search(text)
+        if found is not None and found.group(1).strip():
+            return found.group(1).strip()
+    return ""
+
+
+def absent_parts_filled(m: Match, text: str) -> Match:
+    """``m`` with each part whose missing-part words would claim the message does not carry it
+    (:data:`ABSENCE`: ``node not named in the message``) filled from the whole ``text`` where it does carry
+    a value of that kind (:data:`KIND_FINDERS`: the node's ``Name:'...'`` on a line before the entry's
+    match); ``m`` as it was otherwise (the claim is then true of the whole message)."""
+    e = m.entry
+    template = f"{e.cause}\n{e.fix}"
+    captured = {k for k, v in m.captures if v}
+    missing = [
+        n for n in _placeholder_names(template) if n not in captured and n.rstrip("0123456789") in PART_KINDS
+    ]
+    if not missing:
+        return m
+    said = fill(template, m.captures)
+    claims = len(ABSENCE.findall(said))
+    if not claims:
+        return m
+    added: list[tuple[str, str]] = []
+    for name in sorted(missing):
+        probe = fill(template, (*m.captures, (name, "\x01")))
+        if len(ABSENCE.findall(probe)) >= claims:
+            continue  # this part's words claim nothing absent
+        value = found_in_message(PART_KINDS[name.rstrip("0123456789")], text)
+        if value:
+            added.append((name, value))
+    if not added:
+        return m
+    return m._replace(captures=(*m.captures, *added))
 
 
 def _ends_name(done: str) -> bool:
@@ -710,11 +794,15 @@ class KnowledgeBase:
             text,
         )
         answers = self.distinct_first(
-            last_resort_answered(
-                runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            envelope_reason_answered(
+                last_resort_answered(
+                    runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+                ),
+                text,
             ),
             text,
         )[: max(0, top)]
+        answers = [absent_parts_filled(m, text) for m in answers]
         printed: dict[str, str] = {}
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))
