@@ -1196,6 +1196,11 @@ _TFLITE: Markers = (
     ("ai_edge_quantizer", STRONG),
     ("ai-edge-quantizer", STRONG),
     ("odml.infra", STRONG),
+    # Session s29c: the TFLite converter's and interpreter's package path in TensorFlow 1.15 / 2.0 wheels,
+    # whose tracebacks name the package 'tensorflow_core' ("site-packages/tensorflow_core/lite/python/lite.py
+    # in convert", tensorflow_core/lite/python/interpreter.py); the 'tensorflow/lite' marker misses it.
+    ("tensorflow_core/lite", STRONG),
+    ("tensorflow_core\\lite", STRONG),
 )
 
 # MNN, from alibaba/MNN:

@@ -127,14 +127,6 @@ CASES += [
         "openvino-axis-out-of-rank-range",
         ("VariadicSplit", "axis 7", "[-3, 2]"),
     ),
-    (
-        # tensorflow/flutter-tflite lib/src/interpreter.dart: checkState on AllocateTensors/Invoke (quiver's
-        # StateError('failed precondition'))
-        "E/flutter (10342): [ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: "
-        "Bad state: failed precondition\n#0      checkState (package:quiver/check.dart:74:5)",
-        "tflite-s29a-flutter-failed-precondition",
-        ("adb logcat",),
-    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
