@@ -221,6 +221,20 @@ def test_the_hccl_teardown_notice_ranks_under_the_collective_that_timed_out(kb: 
     assert alone.matches[0].entry.id == "torch-npu-s29e-hccl-ops-failed-teardown"
 
 
+def test_onnxruntime_s_wrapping_of_a_shape_check_keeps_onnxruntime_s_code_in_the_answer(
+    kb: KnowledgeBase,
+) -> None:
+    """The per-check onnx entries are written for the onnx Python API's own form; onnxruntime's 'Load model
+    ... failed:' wrapping of the same text keeps its own code entry among the first three."""
+    message = (
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
+        "m.onnx failed:Node (Add_7) Op (Add) [ShapeInferenceError] Incompatible dimensions"
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert "onnxruntime-1-FAIL" in ids, ids
+    assert "onnx-s29e-broadcast-incompatible-dimensions" not in ids[:1]
+
+
 @pytest.mark.parametrize(
     ("message", "entry"),
     [
@@ -229,6 +243,11 @@ def test_the_hccl_teardown_notice_ranks_under_the_collective_that_timed_out(kb: 
             "[Rank 1] Work WorkNCCL(SeqNum=3, OpType=ALLREDUCE) timed out in blocking wait "
             "(TORCH_NCCL_BLOCKING_WAIT=1).",
             "torch-npu-s29e-hccl-blocking-wait-timeout",
+        ),
+        # Another tool's broadcast check without onnx's shape-inference prefix.
+        (
+            "Error: Incompatible dimensions between input 0 and input 1",
+            "onnx-s29e-broadcast-incompatible-dimensions",
         ),
         # A Python list index, not an ONNX importer's axis check.
         ("IndexError: list index 3 is out of range", "tvm-s29e-relax-onnx-axis-out-of-range"),
