@@ -137,6 +137,12 @@ _ASCEND: Markers = (
     ("dcmi module initialize failed", STRONG),
     ("libopapi", STRONG),
     ("compiler_depend.ts:", MEDIUM),
+    # Branch s29e: CANN's aclnn binary loader (hicann/opbase src/nnopbase: its functions name the stack lines
+    # "Check NnopbaseCollecterWork(...) failed", and the kernel package's binary_info_config.json it reads),
+    # and Ascend's NIC tool that HCCL's link checks and their advice name (hccn_tool -i <dev> -link -g).
+    ("nnopbase", STRONG),
+    ("binary_info_config.json", STRONG),
+    ("hccn_tool", STRONG),
 )
 
 _RKNN: Markers = (
@@ -1467,6 +1473,11 @@ _TVM: Markers = (
     ("concrete_schedule", STRONG),
     ("error occurred in the schedule primitive", STRONG),
     ("target.build.", STRONG),
+    # Branch s29e: Relax's C++ node class in its checks (src/relax/op/tensor/unary.cc:
+    # "min->IsInstance<PrimValueNode>()") and the ONNX importer's symbolic-shape value
+    # (python/tvm/relax/frontend/onnx/onnx_frontend.py: "Node ... cannot handle ShapeExpr inputs.").
+    ("primvaluenode", STRONG),
+    ("cannot handle shapeexpr inputs", STRONG),
 )
 
 # Core ML, from apple/coremltools:
