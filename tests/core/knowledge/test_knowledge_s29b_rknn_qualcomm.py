@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.build_source_grams import CYTHON_COMPRESSED, cython_strings
+from dumpscope.core.knowledge import KnowledgeBase
 from tests.support.advice import Case, answered_by_entry
 
 CASES: list[Case] = [
@@ -119,14 +120,6 @@ CASES: list[Case] = [
     ),
     # the HTP router's summary line
     ("QnnDsp <E> RouterX86 graph prepare failed 13", "qualcomm-graph-prepare-failed", ("13",)),
-    # the QNN sample app's stage lines (shared by qnn-net-run)
-    ("[ ERROR ] Create From Binary failure", "qualcomm-s29b-qnn-app-stage-failure", ("Create From Binary",)),
-    # qnn-context-binary-generator's finalize chain
-    (
-        "[ ERROR ] Finalize Graph for Idx = 2 failed with error = 6020",
-        "qualcomm-s29b-context-binary-not-finalized",
-        ("6020",),
-    ),
     # the backend extensions config reader
     (
         "[ ERROR ] Invalid key: graphs/0/fp16_relaxed",
@@ -150,6 +143,34 @@ CASES: list[Case] = [
     ),
 ]
 test_s29b_entries_answer_their_source_texts = answered_by_entry(CASES)
+
+
+def test_the_qnn_tools_summary_lines_answer_alone_and_yield_to_their_cause(kb: KnowledgeBase) -> None:
+    """The sample app's / qnn-net-run's stage line and qnn-context-binary-generator's finalize chain say where
+    the tool stopped, not why: alone they are answered (a generic summary, medium confidence, the step
+    named); after the backend's own lines, the entries keyed by the codes those lines print rank above
+    them."""
+    for line, entry, part in (
+        ("[ ERROR ] Create From Binary failure", "qualcomm-s29b-qnn-app-stage-failure", "Create From Binary"),
+        (
+            "[ ERROR ] Finalize Graph for Idx = 2 failed with error = 6020",
+            "qualcomm-s29b-context-binary-not-finalized",
+            "6020",
+        ),
+    ):
+        found = kb.answer(line)
+        top = found.matches[0]
+        assert top.entry.id == entry and top.entry.generic and top.entry.consequence
+        assert found.confidence == "medium"
+        assert part in top.cause
+    paste = (
+        "[ ERROR ] <E> Failed to load skel, error: 4000\n"
+        "[ ERROR ] <E> Transport layer setup failed: 14001\n"
+        "[ ERROR ] Device Creation failure"
+    )
+    ids = [m.entry.id for m in kb.lookup(paste, top=3)]
+    assert "qualcomm-s29b-qnn-app-stage-failure" not in ids
+    assert any("qnn:4000" in m.entry.keys or "qnn:14001" in m.entry.keys for m in kb.lookup(paste, top=3))
 
 
 def _module(constants: list[str]) -> bytes:
