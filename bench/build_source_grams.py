@@ -617,13 +617,51 @@ def member_texts(name: str, data: bytes) -> tuple[set[str], set[str]]:
     if name.endswith(".py"):
         errors = python_texts(data)[1]
         return errors, errors
-    found = literals(data)
+    found = literals(data) | cython_strings(data)
     return found, found
 
 
 def literals(data: bytes) -> set[str]:
     """The printable runs of at least 12 bytes in a binary (``strings -n 12``)."""
     return {m.group().decode("ascii") for m in PRINTABLE.finditer(data)}
+
+
+CYTHON_COMPRESSED = b"CYTHON_COMPRESS_STRINGS"
+"""Text of the runtime check every Cython 3.1+ module built with compressed string constants carries: such a
+module keeps its Python string constants, its error messages among them, in one zlib stream that ``strings``
+cannot read (RKNN-Toolkit2 2.5.0's compiled API: ``rknn/api/rknn_base`` holds "Feed {} inputs, but the model
+has {} inputs!" only there)."""
+_ZLIB_HEADER = re.compile(rb"\x78[\x01\x5e\x9c\xda]")
+_SENTENCE_JOIN = re.compile(r"(?<=[!.?)\]'}])(?=[A-Z]|# )|[\x00-\x08\x0b-\x1f\x7f-\uffff]+")
+"""Where two constants of a decompressed table meet (they are stored end to end, no separator): a sentence's
+end before a capital letter, or bytes no message prints."""
+_REPORT_TEXT = re.compile(r"^(?:#|[IDW] |[-=*]{3})|results? (?:save|saved) to|\bof each layer\b")
+"""A table's constant that the tool prints as a report or progress line, not as a failure: a commented header
+('# simulator_error: calculate the output error of each layer ...' of RKNN's accuracy analysis), a line with
+its own info/debug/warning level letter ('I Quantizating {}'), a rule, where results were saved.  Their words
+(error, failed) name columns and outcomes: as wording they would make the real report look like a problem."""
+
+
+def cython_strings(data: bytes) -> set[str]:
+    """The string constants of a Cython module built with compressed strings (:data:`CYTHON_COMPRESSED`):
+    the longest zlib stream in the file, decompressed (bounded: at most 16 MiB out), cut where two constants
+    meet and at the message's format fields, without the report lines of :data:`_REPORT_TEXT`; a file
+    without the marker gives nothing."""
+    if CYTHON_COMPRESSED not in data:
+        return set()
+    best = b""
+    for m in _ZLIB_HEADER.finditer(data):
+        inflater = zlib.decompressobj()
+        try:
+            out = inflater.decompress(data[m.start() :], 16 << 20)
+        except zlib.error:
+            continue
+        if inflater.eof and len(out) > len(best):
+            best = out
+    text = best.decode("utf-8", "replace")
+    constants = (c.strip() for c in _SENTENCE_JOIN.split(text))
+    pieces = (p for c in constants if c and not _REPORT_TEXT.search(c) for p in PLACEHOLDER.split(c))
+    return {p.strip() for p in pieces if len(p.strip()) >= 12}
 
 
 def error_pieces(strings: Iterable[str]) -> list[str]:

@@ -227,6 +227,14 @@ _RKNN: Markers = (
     (">>>>>> start: ", STRONG),
     ("<<<<<<<< end: ", STRONG),
     ("i opfusing", MEDIUM),
+    # Session s29b: config()/load_onnx() parameter names only RKNN-Toolkit2 takes, which its checks print
+    # ("Invalid operands name '...' in custom_quantize_layers!", "Inputs_yuv_fmt only available in ...",
+    # "The size of 'input_initial_val' needs to be the same as 'inputs'!"; rknn/api/rknn.py's docstrings), and
+    # Rockchip's board-transfer proxy ("Start npu_transfer_proxy failed."; rknn/api/rknn_platform).
+    ("custom_quantize_layers", STRONG),
+    ("inputs_yuv_fmt", STRONG),
+    ("input_initial_val", STRONG),
+    ("npu_transfer_proxy", STRONG),
 )
 
 _TENSORRT: Markers = (
@@ -673,6 +681,10 @@ _QUALCOMM: Markers = (
     ("zdl::", STRONG),
     ("dlsystem", STRONG),
     ("qai_hub", STRONG),
+    # Session s29b: the qai_hub client names its service in its connection errors ("Could not connect to
+    # Qualcomm AI Hub. Please visit https://app.aihub.qualcomm.com/api/ ..."; qai-hub 0.56.0 client.py).
+    ("qualcomm ai hub", STRONG),
+    ("aihub.qualcomm.com", STRONG),
     (" - error - encountered error:", STRONG),
     # Issue 23, round 9: Genie, the QAIRT SDK's LLM runtime (its public C API, GenieDialog.h / GenieCommon.h
     # in Qualcomm's Genie docs and the ai-hub-apps ChatApp sample: GenieDialog_create,
@@ -689,6 +701,14 @@ _QUALCOMM: Markers = (
     # loader's "Unable to find a valid interface."
     ("graph_prepare.cc", STRONG),
     ("initial_sequencer_dp", STRONG),
+    # Session s29b: the HTP's graph-prepare routers (offline prepare on the host, on-device prepare: "<E>
+    # RouterX86 graph prepare failed 17", "RouterHexagon graph prepare failed 13"), its TCM placement pass
+    # (tcm_migration.cc) and its TCM overflow line ("requires 0x2400000 bytes of TCM, which is greater than
+    # the TCM size of 0x800000!"; pytorch/executorch#1430, microsoft/T-MAC#102, both dev).
+    ("routerx86", STRONG),
+    ("routerhexagon", STRONG),
+    ("tcm_migration.cc", STRONG),
+    ("bytes of tcm", MEDIUM),
     ("vtcm", STRONG),
     ("q::", MEDIUM),
     ("could not create op", MEDIUM),
