@@ -72,6 +72,27 @@ CASES: list[Case] = [
     ),
 ]
 
+CASES += [
+    (
+        "[TRT]    detected model format - custom  (extension '.pth')\n"
+        "[TRT]    model format 'custom' not supported by jetson-inference\n"
+        "[TRT]    imageNet -- failed to initialize.",
+        "tensorrt-s29g-jetson-inference-custom-format",
+        ("'.pth'", "onnx_export.py"),
+    ),
+    (
+        "[TensorRT] ERROR: UFFParser: Parser error: image_in: Invalid number of Dimensions 4",
+        "tensorrt-s29g-uff-invalid-number-of-dimensions",
+        ("image_in", "register_input"),
+    ),
+    (
+        "E RKNN: [01:02:03.004] only support input n_dims == 4 when batch_size > 1\n"
+        "E RKNN: [01:02:03.005] rknn_init, load model failed!",
+        "rknn-s29g-batch-needs-4d-input",
+        ("rknn_batch_size=1",),
+    ),
+]
+
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
 
