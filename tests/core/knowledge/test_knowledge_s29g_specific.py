@@ -228,3 +228,20 @@ def test_other_cuda_runtime_errors_keep_their_entry(kb: KnowledgeBase) -> None:
 def test_another_parameter_check_is_not_the_null_blob(kb: KnowledgeBase) -> None:
     message = "Parameter check failed at: engine.cpp::enqueueV3::2761, condition: bindings[x] != nullptr"
     assert "tensorrt-s29g-deserialize-null-blob" not in _by_pattern(kb, message)
+
+
+def test_a_model_file_not_opened_answers_before_the_blob_lookups_that_follow(kb: KnowledgeBase) -> None:
+    """ncnn's find_blob_index_by_name fails for every name once the .param was not loaded at all."""
+    message = (
+        "fopen models/nanodet.param failed\nfopen models/nanodet.bin failed\n"
+        "find_blob_index_by_name data failed\nTry\n"
+    )
+    ids = _ids(kb, message)
+    assert ids[0] == "ncnn-fopen-failed"
+    assert "ncnn-find-blob-failed" in ids
+    assert "models/nanodet.param" in kb.answer(message, top=1).matches[0].cause
+
+
+def test_a_blob_name_not_found_alone_still_answers(kb: KnowledgeBase) -> None:
+    message = 'find_blob_index_by_name in0 failed\nTry\n    ex.input("data", in0);'
+    assert _ids(kb, message)[0] == "ncnn-find-blob-failed"
