@@ -93,6 +93,24 @@ CASES += [
     ),
 ]
 
+CASES += [
+    (
+        "fastrpc_apps_user.c:1729: Error 0x80000406: remote_handle_open_domain: dynamic loading failed for "
+        "file:///libQnnHtpV75Skel.so?qnn_skel_handle_invoke&_modver=1.0&_dom=cdsp on domain 3 (dlerror "
+        "_rtld_map_object_ex: cannot open libc++abi.so.1, errno 2 (no such file or directory))\n"
+        "fastrpc_apps_user.c:1829: Error 0x80000406: remote_handle64_open failed for "
+        "file:///libQnnHtpV75Skel.so?qnn_skel_handle_invoke&_modver=1.0&_dom=cdsp (errno Success)",
+        "qualcomm-s29g-fastrpc-skel-dependency-missing",
+        ("libc++abi.so.1", "libQnnHtpV75Skel.so", "ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[libprotobuf ERROR google/protobuf/message_lite.cc:457] onnx.ModelProto exceeded maximum protobuf "
+        "size of 2GB: 2684354560",
+        "onnx-proto-exceeds-2gb",
+        ("2684354560", "save_as_external_data"),
+    ),
+]
+
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
 
 
