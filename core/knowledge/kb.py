@@ -355,12 +355,33 @@ def _placeholder_names(text: str) -> set[str]:
     return {m.group(3) for m in _PLACEHOLDER.finditer(text)}
 
 
+CODE_FILE_SUFFIXES = (
+    ".py",
+    ".pyc",
+    ".pyx",
+    ".so",
+    ".c",
+    ".cc",
+    ".cpp",
+    ".cxx",
+    ".cu",
+    ".h",
+    ".hpp",
+    ".dll",
+    ".dylib",
+)
+"""A path with one of these suffixes is the tool's own code (a traceback's frame, a library), never the
+file a message's ``path`` part names (a model, a config): it is not read back as one."""
+
+
 def found_in_message(kind: str, text: str) -> str:
-    """The first value of ``kind`` (:data:`KIND_FINDERS`) that ``text`` labels, or ""."""
+    """The first value of ``kind`` (:data:`KIND_FINDERS`) that ``text`` labels, or "" (a path of the
+    tool's own code, :data:`CODE_FILE_SUFFIXES`, is skipped)."""
     for finder_rx in KIND_FINDERS.get(kind, ()):
-        found = finder_rx.search(text)
-        if found is not None and found.group(1).strip():
-            return found.group(1).strip()
+        for found in finder_rx.finditer(text):
+            value = found.group(1).strip()
+            if value and not (kind == "path" and value.lower().endswith(CODE_FILE_SUFFIXES)):
+                return value
     return ""
 
 
