@@ -3710,7 +3710,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "trt-parser-assert-over-parameter-check",
         ("tensorrt",),
-        "network()->add",
+        "network()->",
         r"network\(\)->(?P<call>add[A-Z]\w{0,60})\(",
         "The ONNX parser asked TensorRT's network for a layer with {call}() and got none: TensorRT's own "
         "argument check of {call} refused the call (the condition '{value|that TensorRT logs as Parameter "

@@ -1697,7 +1697,9 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
             _under(m, inner[m.entry.family]) if _carries_code(m) and m.entry.family in inner else m
             for m in matches
         ]
-    carried = _best_specific(matches, ("pattern", "code"), cards=True)
+    # an envelope goes under what states its reason, never under a line that only follows from it (TFLite's
+    # 'Node number N (TfLiteGpuDelegateV2) failed to invoke' after the delegate's own status)
+    carried = _best_specific([m for m in matches if not m.entry.consequence], ("pattern", "code"), cards=True)
     return [_under_carried(m, carried, matches, text) if is_envelope(m) else m for m in matches]
 
 

@@ -522,7 +522,8 @@ def test_a_bare_envelope_is_read_by_its_op_type_only_when_nothing_is_inside(kb: 
     full = bare + " Status Message: zz words that no clause knows"
     top = kb.lookup(full, top=1)[0]
     assert "ort-bare-envelope" not in top.entry.id
-    assert ("reason", "zz words that no clause knows") in top.captures
+    # the reason leads (clauses.envelope_reason_answered renders it as its 'detail')
+    assert "zz words that no clause knows" in {v for k, v in top.captures if k in ("reason", "detail")}
     other = "Non-zero status code returned while running Conv node. Name:'zz_c' Status Message: "
     top = kb.lookup(other, top=1)[0]
     assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
@@ -599,6 +600,16 @@ _MANY_CARDS = (
 )
 
 
+_MANY_WORDING_CARDS = (
+    "RuntimeError: Exception from src/inference/src/cpp/infer_request.cpp:223:\n"
+    "Exception from src/plugins/intel_gpu/src/plugin/ops/stream.cpp:310:\n"
+    "something in the plugins failed, error code: -54"
+)
+"""OpenVINO's exception frames with no entry's wording after them: only cards of one tool, found by their
+words, each read by the clause pass (the GPU plugin's clEnqueue line of :data:`_MANY_CARDS` has its own
+entry now, which leaves the clauses unread)."""
+
+
 def _answers(kb: KnowledgeBase, texts: list[str]) -> list[list[tuple[str, str, str, float]]]:
     return [[(m.entry.id, m.cause, m.fix, m.score) for m in kb.lookup(t, top=5)] for t in texts]
 
@@ -634,9 +645,10 @@ def test_the_clause_pass_reads_the_clauses_once_for_many_cards_of_one_tool(
         return regex(pattern)
 
     monkeypatch.setattr(clauses, "_regex", counted)
-    matches = kb.lookup(_MANY_CARDS, top=3)
+    matches = kb.lookup(_MANY_WORDING_CARDS, top=3)
     assert matches[0].entry.family == "openvino"
     once = calls["n"]
+    assert once > 0
     calls["n"] = 0
     plain = clauses._refine_pass
     monkeypatch.setattr(
@@ -644,5 +656,5 @@ def test_the_clause_pass_reads_the_clauses_once_for_many_cards_of_one_tool(
         "_refine_pass",
         lambda matches, text, done, naming, unanswered=None: plain(matches, text, done, naming, None),
     )
-    kb.lookup(_MANY_CARDS, top=3)
-    assert calls["n"] > 10 * max(once, 1)
+    kb.lookup(_MANY_WORDING_CARDS, top=3)
+    assert calls["n"] > 10 * once

@@ -1131,7 +1131,7 @@ def test_the_same_envelopes_without_the_tool_are_not_lent_to_it(kb: KnowledgeBas
         (
             "E5RT encountered an STL exception. msg = unordered_map::at: key not found.",
             "coreml-e5rt-stl-exception",
-            ("reason", "unordered_map::at: key not found."),
+            ("reason", "unordered_map::at: key not found"),
         ),
     ],
 )

@@ -144,7 +144,7 @@ def test_a_plugin_s_assertion_is_answered_as_the_plugin_s(kb: KnowledgeBase) -> 
     )
     top = _top(kb, text)
     assert top.entry.id == "tensorrt-s29f-plugin-assertion-at-source"
-    assert "'inputs[0].nbDims == 4'" in top.cause and "efficientNMSPlugin.cpp:198" in top.cause
+    assert "'inputs[0].nbDims == 4'" in top.cause and "efficientNMSPlugin.cpp, line 198" in top.cause
 
 
 def test_a_parser_or_builder_assertion_is_not_the_plugin_s(kb: KnowledgeBase) -> None:

@@ -31,7 +31,8 @@ def test_envelope_alone_still_answers(kb: KnowledgeBase) -> None:
     """An inner message no entry knows leaves the envelope first (it still names the node)."""
     text = ENVELOPE.format(op="Mul", node="mul_9", inner="an inner text no entry knows zq7")
     top = kb.lookup(text, top=1)[0]
-    assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
+    # the envelope's card, leading with the reason nothing else answered (clauses.envelope_reason_answered)
+    assert top.entry.id == "onnxruntime-non-zero-status-code-returned+envelope-inner-reason"
     assert ("op", "mul_9") in top.captures
 
 
@@ -98,7 +99,8 @@ def test_another_tool_the_text_does_not_name_moves_nothing(kb: KnowledgeBase) ->
     text = ENVELOPE.format(
         op="Conv", node="conv_zz", inner="rtZqQuery execute failed, reason=[feature not support]"
     )
-    assert kb.lookup(text, top=1)[0].entry.id == "onnxruntime-non-zero-status-code-returned"
+    top = kb.lookup(text, top=1)[0].entry.id
+    assert top.removesuffix("+envelope-inner-reason") == "onnxruntime-non-zero-status-code-returned"
 
 
 @pytest.mark.parametrize(

@@ -207,5 +207,8 @@ def test_the_whole_unsupported_operator_message_answers_with_the_main_entry_firs
     ],
 )
 def test_other_missing_modules_are_not_the_removed_relay_stack(kb: KnowledgeBase, message: str) -> None:
-    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
-    assert "tvm-s28e-relay-removed" not in ids
+    matches = kb.answer(message, top=3).matches
+    # never the answer, never by its pattern; it may show as a low wording match under the family card (an
+    # old TVM without Relax shares 'module', 'tvm' and 'attribute' with it)
+    assert matches[0].entry.id != "tvm-s28e-relay-removed"
+    assert all(m.reason == "words" for m in matches if m.entry.id == "tvm-s28e-relay-removed")

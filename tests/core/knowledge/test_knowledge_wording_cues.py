@@ -64,8 +64,9 @@ def test_an_entry_sharing_one_distinctive_word_is_lowered_and_not_answered(kb, m
     # RKLLM log (it was the best one, confidently so, with the KB of h23c3; RKNN's own runtime entries
     # added since share the log's other words and now rank first, as they should)
     assert full[0] > lowered[0]
-    before = [m.entry.id for m in kb.lookup(RKLLM_START, top=3)]
-    assert "tflite-gpu-delegate-init" in before
+    # (since s29c/s29f read the GPU delegate cards' status as their reason, the entry ranks 8th among the
+    # log's wording matches with or without the rule; the rule's effect is the score above)
+    assert "tflite-gpu-delegate-init" in [m.entry.id for m in kb.lookup(RKLLM_START, top=50)]
 
 
 def test_an_entry_is_lowered_when_it_shares_fewer_than_two_words_any_tool_does_not_print(kb) -> None:  # type: ignore[no-untyped-def]
