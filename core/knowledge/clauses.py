@@ -397,6 +397,33 @@ _NOT_AN_OP = (
 "... found in the graph"): after a space, not a colon, such a word is no op name."""
 
 
+_GPU_PLATFORM_ADVICE = (
+    "The GPU delegate could not set up the platform it runs on: {detail} ({api}). Before it "
+    "looks at any op it needs an EGL display and context for its OpenGL ES backend, or a "
+    "loadable OpenCL library and a context for its OpenCL backend; that step failed, so the "
+    "model is not the cause. Typical reasons: no display or GLES 3.1 on the device (an "
+    "emulator, a headless Linux box), an OpenCL library the app may not load (Android 12 "
+    "and later hide vendor libraries from apps that do not declare them), or an EGL context "
+    "already bound to this thread by another renderer.",
+    "For an OpenCL failure on Android, declare the library in the app's manifest "
+    '(<uses-native-library android:name="libOpenCL.so" android:required="false"/>) or let '
+    "the delegate use OpenGL ES; for an EGL/GL failure, run the delegate on a device or "
+    "thread with a usable EGL display (not an emulator or a process without one), create "
+    "and use it on one thread, or force the other backend with the delegate's experimental "
+    "flags (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY in TfLiteGpuDelegateOptionsV2); "
+    "where neither backend is available, check for GPU support "
+    "(CompatibilityList.isDelegateSupportedOnThisDevice) and fall back to XNNPACK on the "
+    "CPU.",
+    "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/delegate.cc ('TfLiteGpuDelegate "
+    "Init: ' + status message), delegates/gpu/gl/egl_environment.cc and egl_context.cc (EGL "
+    "display and context set-up), delegates/gpu/cl/opencl_wrapper.cc (loading libOpenCL), "
+    "delegates/gpu/delegate_options.h (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY); "
+    "TensorFlow Lite GPU delegate docs (uses-native-library for OpenCL on Android 12, "
+    "CompatibilityList)",
+)
+"""The cause, fix and source of the TFLite GPU delegate's platform clauses (EGL and OpenCL): one text."""
+
+
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -1910,56 +1937,14 @@ CLAUSES: tuple[Clause, ...] = (
         ("tflite",),
         "egl",
         r"(?P<detail>[^\n]{0,80}?(?P<api>\b(?:egl[A-Z]\w{0,40}|EGL(?:_\w{1,40})?)\b)[^\n]{0,240})",
-        "The GPU delegate could not set up the platform it runs on: {detail} ({api}). Before it "
-        "looks at any op it needs an EGL display and context for its OpenGL ES backend, or a "
-        "loadable OpenCL library and a context for its OpenCL backend; that step failed, so the "
-        "model is not the cause. Typical reasons: no display or GLES 3.1 on the device (an "
-        "emulator, a headless Linux box), an OpenCL library the app may not load (Android 12 "
-        "and later hide vendor libraries from apps that do not declare them), or an EGL context "
-        "already bound to this thread by another renderer.",
-        "For an OpenCL failure on Android, declare the library in the app's manifest "
-        '(<uses-native-library android:name="libOpenCL.so" android:required="false"/>) or let '
-        "the delegate use OpenGL ES; for an EGL/GL failure, run the delegate on a device or "
-        "thread with a usable EGL display (not an emulator or a process without one), create "
-        "and use it on one thread, or force the other backend with the delegate's experimental "
-        "flags (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY in TfLiteGpuDelegateOptionsV2); "
-        "where neither backend is available, check for GPU support "
-        "(CompatibilityList.isDelegateSupportedOnThisDevice) and fall back to XNNPACK on the "
-        "CPU.",
-        "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/delegate.cc ('TfLiteGpuDelegate "
-        "Init: ' + status message), delegates/gpu/gl/egl_environment.cc and egl_context.cc (EGL "
-        "display and context set-up), delegates/gpu/cl/opencl_wrapper.cc (loading libOpenCL), "
-        "delegates/gpu/delegate_options.h (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY); "
-        "TensorFlow Lite GPU delegate docs (uses-native-library for OpenCL on Android 12, "
-        "CompatibilityList)",
+        *_GPU_PLATFORM_ADVICE,
     ),
     Clause(
         "tflite-gpu-delegate-platform-opencl",
         ("tflite",),
         "opencl",
         r"(?P<detail>[^\n]{0,80}?(?P<api>\bOpenCL\b)[^\n]{0,240})",
-        "The GPU delegate could not set up the platform it runs on: {detail} ({api}). Before it "
-        "looks at any op it needs an EGL display and context for its OpenGL ES backend, or a "
-        "loadable OpenCL library and a context for its OpenCL backend; that step failed, so the "
-        "model is not the cause. Typical reasons: no display or GLES 3.1 on the device (an "
-        "emulator, a headless Linux box), an OpenCL library the app may not load (Android 12 "
-        "and later hide vendor libraries from apps that do not declare them), or an EGL context "
-        "already bound to this thread by another renderer.",
-        "For an OpenCL failure on Android, declare the library in the app's manifest "
-        '(<uses-native-library android:name="libOpenCL.so" android:required="false"/>) or let '
-        "the delegate use OpenGL ES; for an EGL/GL failure, run the delegate on a device or "
-        "thread with a usable EGL display (not an emulator or a process without one), create "
-        "and use it on one thread, or force the other backend with the delegate's experimental "
-        "flags (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY in TfLiteGpuDelegateOptionsV2); "
-        "where neither backend is available, check for GPU support "
-        "(CompatibilityList.isDelegateSupportedOnThisDevice) and fall back to XNNPACK on the "
-        "CPU.",
-        "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/delegate.cc ('TfLiteGpuDelegate "
-        "Init: ' + status message), delegates/gpu/gl/egl_environment.cc and egl_context.cc (EGL "
-        "display and context set-up), delegates/gpu/cl/opencl_wrapper.cc (loading libOpenCL), "
-        "delegates/gpu/delegate_options.h (TFLITE_GPU_EXPERIMENTAL_FLAGS_CL_ONLY / GL_ONLY); "
-        "TensorFlow Lite GPU delegate docs (uses-native-library for OpenCL on Android 12, "
-        "CompatibilityList)",
+        *_GPU_PLATFORM_ADVICE,
     ),
     # --- onnxruntime's QNN execution provider: why an op builder refused a node (its IsOpSupported /
     # ProcessInputs reasons, ORT_RETURN_IF / ORT_RETURN_IF_NOT wording); they answer the envelope of QNN EP's
