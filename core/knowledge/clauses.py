@@ -20,7 +20,9 @@ from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
+from dumpscope.core.knowledge.reasons import CHECK, named_parts, reason_line
 from dumpscope.core.knowledge.tracebacks import MAX_FRAMES_LINES, traceback_end
+from dumpscope.core.knowledge.words import is_common_word
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -5425,7 +5427,7 @@ def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
         or "words" in top.reason.split("+")
         or top.entry.level not in ("family", "context")
     ):
-        return matches
+        return reason_line_answered(matches, text)
     own = card_text(top, text)
     low = own.lower()
     for clause in CLAUSES:
@@ -5434,7 +5436,65 @@ def last_resort_answered(matches: list[Match], text: str) -> list[Match]:
         found = _regex(clause.pattern).search(own)
         if found is not None:
             return [_answered_by(top, clause, _parts(found, clause, text)), *matches[1:]]
+    if top.entry.level == "family":
+        return reason_line_answered(matches, text)
     return matches
+
+
+REASON_LINE_ID = "message-reason-line"
+"""The id a card answered by its message's own reason line takes after its own (``family-tflite+...``)."""
+REASON_LINE_SOURCE = "the message's own text: the line that states its reason (an exception, a failed check)"
+
+
+def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that is a
+    tool's family card, or a generic card of no code that captured nothing (a checklist that fits any
+    failure of a step), answered by the line of ``text`` that states the failure's own reason
+    (:func:`.reasons.reason_line`): that line leads, whole, with the source file and line or the name it
+    quotes (:func:`.reasons.named_parts`); the card's first sentence says which tool it is and its steps stay
+    in the fix.  Nothing is said that the line does not say; a message with no such line (a traceback cut
+    before its exception, only a location, only how the process ended) keeps the card.  How the card was
+    found stays as it was (a card found by wording alone stays as sure as wording), with ``pattern`` added
+    where the tool was known by its markers or code."""
+    if not matches:
+        return matches
+    top = matches[0]
+    e = top.entry
+    if "+" in e.id or e.level != "family":
+        return matches
+    line = reason_line(text)
+    if not line:
+        return matches
+    parts = (("detail", line), *named_parts(line))
+    named = dict(parts)
+    check = CHECK.search(line) is not None
+    where = (
+        (" (the check at {file}, line {line})" if check else " (printed at {file}, line {line})")
+        if "file" in named
+        else ""
+    )
+    cause = f'The message states its own reason in this line: "{{detail}}"{where}. {_first_sentence(e.cause)}'
+    if "file" in named and check:
+        act = "read the condition checked at {file}, line {line}: the values it compares are"
+    elif "value" in named:
+        act = "it names '{value}'; that name and the check, shape, data type or file the line states are"
+    else:
+        act = "the check, value, shape, data type, op or file it names is"
+    fix = (
+        f"Start from that line: {act} where to look (in the model, its inputs, the call's arguments or the "
+        "tool's options); the line is the tool's own text, which no more specific entry here explains. "
+        f"For the step in general: {e.fix}"
+    )
+    reasons = top.reason.split("+")
+    how = reasons if "words" in reasons else [*[r for r in reasons if r != "pattern"], "pattern"]
+    answered = _answered_as(top, REASON_LINE_ID, cause, fix, f"{REASON_LINE_SOURCE}; {e.source}", parts, how)
+    return [answered, *matches[1:]]
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of a card's cause (``The message comes from OpenVINO.``): which tool it is."""
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
 
 
 ENVELOPE_REASON = Clause(
@@ -5664,7 +5724,11 @@ def _closed(value: str) -> str:
 
 
 def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, str], ...]:
-    parts = [(k, _closed(v.strip())) for k, v in found.groupdict().items() if v and v.strip()]
+    parts = [
+        (k, _closed(v.strip()))
+        for k, v in found.groupdict().items()
+        if v and v.strip() and not is_common_word(k, v)
+    ]
     if clause.context:
         around = _regex(clause.context).search(text)
         if around is not None:

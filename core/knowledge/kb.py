@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge import finder
 from dumpscope.core.knowledge.clauses import (
+    REASON_LINE_ID,
     answers_reason,
     envelope_reason_answered,
     is_code_card,
@@ -61,7 +62,7 @@ from dumpscope.core.knowledge.index import (
 )
 from dumpscope.core.knowledge.markers import component_unnamed
 from dumpscope.core.knowledge.tracebacks import failures
-from dumpscope.core.knowledge.words import tokens
+from dumpscope.core.knowledge.words import is_common_word, tokens
 from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -475,7 +476,7 @@ def _capitalised(words: str, lead: str) -> str:
 _KIND_WORDS = frozenset(
     "node layer op operator input output tensor parameter option item argument file path type version opset"
     " attribute field variable initializer blob value library device method plugin function index domain flag"
-    " number symbol".split()
+    " number symbol operation kernel".split()
 )
 """Words that already say what kind of part follows (``parameter {option}``): the part's own words would
 repeat them."""
@@ -487,12 +488,16 @@ _ABBREV = r"\b(?:e\.g|i\.e|etc|vs)\. $"
 _NO_NOUN = r"['\"]?(?:=|[,;:.)]|$)"
 _NEXT_WORD = r"[\s'\")]*([A-Za-z]+)(?!\w)"
 _EMPTY = r" ?(?:\(\0+\)|\[\0+\]|'\0+'|\"\0+\")"
-_STRANDED = r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]|$)"
+_STRANDED = r" (?:for|of|in|on|at|to|from|with|by|into)\0+(?=[,.;:)\]]| \(|$)"
 _UNNAMED = r" (is|was)\0+(?=[,.;:)\]]|$)"
 _UNKNOWN = "the part the message names"
 _KIND_ONLY = r" \((?:type|node|op|operator|layer|input|output|index|name)\0+\)"
 """A bracket left holding only the kind word of a part the message did not carry (``(type {op_type})``): the
 kinds that name a part alone, not those an entry keeps on purpose (``(opset {version|})``)."""
+
+
+_OF_KIND = r" of (?:the )?(?:type|kind)\0+(?=[ ,.;:)]|$)"
+"""``of type {op_type|}`` with no type: the phrase says nothing and goes (its article too)."""
 
 
 _BARE_KIND = r"(?:^|[.!?:;] |\b(?i:for|of|in|on|at|to|from|with|by|into) )([A-Za-z]+)[ '\"]*$"
@@ -526,8 +531,8 @@ def _default_fit(name: str, done: str, rest: str) -> tuple[str, str]:
         return done, words
     nxt = re.match(_NEXT_WORD, rest)
     kind = words.rsplit(None, 1)[-1]
-    if nxt and nxt.group(1).lower() == kind and words.startswith("the "):
-        words = "the"  # "the {input} input" says "input" once
+    if nxt and nxt.group(1).lower() == kind:
+        words = "the" if words.startswith("the ") else ""  # "the {input} input" says "input" once
     previous = _previous_word(done)
     if previous in _DETERMINERS or previous.endswith("'s"):
         words = words[4:] if words.startswith("the ") else ("" if words == "the" else words)
@@ -567,6 +572,7 @@ def _tidy(text: str) -> str:
     left holding only a kind word, and the preposition they leave."""
     start = text.startswith("\0")
     text = re.sub(_KIND_ONLY, "", text)  # "node {node} (type {op_type})" -> "node", not "node (type)"
+    text = re.sub(_OF_KIND, "", text)  # "operation {op|} of type {op_type|} (or" -> "the operation (or"
     text = re.sub(_STRANDED, "", re.sub(_EMPTY, "\0", text))
     text = re.sub(_UNNAMED, r" \1 not named in this line", text).replace("\0", "")
     return text[:1].upper() + text[1:] if start else text
@@ -606,7 +612,7 @@ def _code_words(name: str, before: str, rest: str) -> str | None:
     brackets already open, no second pair ("(error not shown in this message)")."""
     if name.rstrip("0123456789") not in _CODE_PARTS or not _ends_phrase(rest):
         return None
-    previous = _previous_word(before)
+    previous = _previous_word(before).rsplit("::", 1)[-1]  # atb::Status {value}: a code noun
     if previous in _CODE_NOUNS:
         return NOT_SHOWN if before.count("(") > before.count(")") else f"({NOT_SHOWN})"
     if previous in _RETURNING:
@@ -815,9 +821,12 @@ class KnowledgeBase:
             text,
         )
         answers = self.distinct_first(
-            envelope_reason_answered(
-                last_resort_answered(
-                    runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+            self.reason_line_searched(
+                envelope_reason_answered(
+                    last_resort_answered(
+                        runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+                    ),
+                    text,
                 ),
                 text,
             ),
@@ -828,6 +837,36 @@ class KnowledgeBase:
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))
         return [m._replace(printed=tuple((k, printed[k]) for k in m.codes if k in printed)) for m in answers]
+
+    def reason_line_searched(self, matches: list[Match], text: str) -> list[Match]:
+        """``matches`` with a first match that only quotes its message's reason line
+        (:func:`.clauses.reason_line_answered`) replaced by what that line, looked up alone, is answered by:
+        a specific entry of the same tool (or of text any tool prints) found there by its pattern, or the
+        tool's card answered there by a clause (a kernel's check line that the whole log's ranking left under
+        the card).  ``matches`` as it was when the line alone is answered by nothing more specific."""
+        if not matches or not matches[0].entry.id.endswith("+" + REASON_LINE_ID):
+            return matches
+        card = matches[0]
+        line = dict(card.captures).get("detail", "")
+        if not line or line.strip() == text.strip():
+            return matches
+        inner = self._lookup(line, 1)
+        if not inner:
+            return matches
+        first = inner[0]
+        e = first.entry
+        if (
+            e.id.endswith("+" + REASON_LINE_ID)
+            or e.family not in (card.entry.family, *RUNTIME_FAMILIES)
+            or "pattern" not in first.reason.split("+")
+            or e.level == "family"
+            or e.generic
+            or e.consequence
+        ):
+            return matches
+        if e.family in RUNTIME_FAMILIES:
+            first = first._replace(score=card.score)
+        return [first, *matches[1:]]
 
     def distinct_first(self, ranked: list[Match], text: str) -> list[Match]:
         """``ranked`` with its tool's card first when its first match is a specific entry that wording alone
@@ -1962,7 +2001,7 @@ def _captures(m: Any) -> tuple[tuple[str, str], ...]:
             value = bare.strip("[]").strip()
             if value.count("[") != value.count("]"):
                 value = bare  # an index that ends the value (``data[d]``) keeps its bracket
-        if value:
+        if value and not is_common_word(name, value):
             out.append((name, value))
     return tuple(out)
 

@@ -68,3 +68,22 @@ def pattern_words(pattern: str) -> frozenset[str]:
     text = re.sub(r"\\[A-Za-z]", " ", text)  # \s \d \b \n
     text = re.sub(r"\[[^\]]*\]|\{\d*,?\d*\}|[(){}?*+|^$]", " ", text)
     return tokens(text)
+
+
+NAMING_PARTS = frozenset({"op", "ops", "op_name", "op_type", "optype", "node", "node_name", "layer"})
+"""Parts that name an operator, node or layer: a common English word there is no name (a ``call`` part may
+be C++'s ``operator()``, a name)."""
+COMMON_WORDS = frozenset(
+    "the this that these those its some all any each every several multiple following listed below above are"
+    " was were been not and for from with node nodes ops operator operators operation operations layer"
+    " layers".split()
+)
+"""Words a pattern's group may take from the message's own prose (``the following operators``, ``operators
+listed below``) where it expects a name: said as a missing part, never as the name.  Words of one or two
+letters are not on it: ``a`` or ``x`` may well name a tensor or node."""
+
+
+def is_common_word(name: str, value: str) -> bool:
+    """Whether the part ``name`` (:data:`NAMING_PARTS`) took a common English word (:data:`COMMON_WORDS`)
+    rather than a name: ``'listed' is an operation this tool cannot convert`` must not be said."""
+    return name.rstrip("0123456789") in NAMING_PARTS and value.strip(" '\"`:,.").lower() in COMMON_WORDS
