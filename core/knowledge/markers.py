@@ -374,6 +374,12 @@ _TENSORRT: Markers = (
     # "[shapeMachine.cpp::executeContinuation::864] Error Code 7: ..."; libnvinfer_lean 11.4:
     # /_src/runtime/core/shapeMachine.cpp).
     ("shapemachine.cpp", STRONG),
+    # Branch s30d: TensorRT's Python API as a traceback's source lines show it ("builder =
+    # trt.Builder(logger)", "runtime = trt.Runtime(TRT_LOGGER)": the constructors NVIDIA's
+    # samples/python/common.py and the TensorRT Python API docs use), whose pybind11 errors ("factory
+    # function returned nullptr") name no tool.
+    ("trt.builder(", STRONG),
+    ("trt.runtime(", STRONG),
 )
 
 _ORT_ERROR_CODES = (
