@@ -802,7 +802,14 @@ class KnowledgeBase:
                     innermost_first(
                         inner_first(
                             narrower_first(
-                                consequences_last(framed_runtime_under(list(best.values()), text), text), text
+                                consequences_last(
+                                    runtime_under_own_sentence(
+                                        framed_runtime_under(list(best.values()), text),
+                                        bool(families or leaning or cue),
+                                    ),
+                                    text,
+                                ),
+                                text,
                             ),
                             text,
                         ),
@@ -1550,6 +1557,35 @@ def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
         ]
         out.append(_under(m, max(framing)) if framing else m)
     return out
+
+
+def runtime_under_own_sentence(matches: list[Match], cued: bool) -> list[Match]:
+    """``matches`` with every match of text any tool prints (:data:`RUNTIME_FAMILIES`) scored just under the
+    best match of a tool's own sentence, in a message that names no tool, leans to none and cues none
+    (``cued`` False): a specific entry of a tool found by its pattern or by its core phrase (a partial match),
+    neither an envelope nor a consequence.  The tool's sentence says which of its steps failed (onnxruntime's
+    ``ProviderLibrary::Get() ... Failed to load library``, TensorRT's ``Unable to load library``); the
+    runtime text it carries (the loader's ``cannot open shared object file``, ``Segmentation fault``) is what
+    any program prints when that step fails, so the tool's entry answers and the runtime entry stays under
+    it.  Inside a message that names or cues a tool the runtime text ranks under that tool's card already
+    (:func:`_foreign_adjusted`, :data:`CUED_RUNTIME_GAP`); where no tool's own sentence is found nothing
+    moves, and nothing moves up.  Set on ``bench/eval_explain.py --blank-markers``: five confident answers
+    that named the runtime text of an onnxruntime, TensorRT or ncnn message now name the tool's entry."""
+    if cued or not any(m.entry.family in RUNTIME_FAMILIES for m in matches):
+        return matches
+    cap = max(
+        (
+            m.score
+            for m in matches
+            if m.entry.family not in RUNTIME_FAMILIES
+            and m.reason.split("+", 1)[0] in ("pattern", "partial")
+            and not (_is_generic(m) or m.entry.consequence or is_envelope(m))
+        ),
+        default=None,
+    )
+    if cap is None:
+        return matches
+    return [_under(m, cap) if m.entry.family in RUNTIME_FAMILIES else m for m in matches]
 
 
 def is_process_ending(e: Entry) -> bool:
