@@ -32,6 +32,12 @@ PNNX_CRASH = (
 """pnnx's TorchScript loader line, then the process's end; no marker."""
 
 
+TOOL_TEXT = "the tool's own sentence"
+RUNTIME_TEXT = "Segmentation fault"
+TEXT = f"{TOOL_TEXT}\n{RUNTIME_TEXT}"
+"""The synthetic matches' message: a tool's line, then a runtime line."""
+
+
 def _match(
     entry_id: str,
     family: str,
@@ -42,7 +48,9 @@ def _match(
     level: str = "",
     consequence: bool = False,
     captures: tuple[tuple[str, str], ...] = (),
+    pattern: str = "",
 ) -> Match:
+    pattern = pattern or (RUNTIME_TEXT if family == "runtime" else TOOL_TEXT)
     entry = Entry(
         entry_id,
         "T",
@@ -51,7 +59,8 @@ def _match(
         "f",
         "s",
         family=family,
-        pattern="x",
+        pattern=pattern,
+        anchors=(pattern.lower(),),
         generic=generic,
         level=level,
         consequence=consequence,
@@ -91,8 +100,8 @@ def test_runtime_text_alone_still_answers(kb: KnowledgeBase) -> None:
 def test_cued_or_named_messages_are_left_to_the_other_rules() -> None:
     tool = _match("tool", "onnxruntime", 30.0, "partial")
     runtime = _match("rt", "runtime", 50.0, "pattern")
-    assert runtime_under_own_sentence([runtime, tool], cued=True) == [runtime, tool]
-    moved = runtime_under_own_sentence([runtime, tool], cued=False)
+    assert runtime_under_own_sentence([runtime, tool], True, TEXT) == [runtime, tool]
+    moved = runtime_under_own_sentence([runtime, tool], False, TEXT)
     assert [m.score for m in moved] == [29.0, 30.0]
 
 
@@ -107,11 +116,23 @@ def test_only_a_tools_specific_sentence_moves_runtime_text() -> None:
         _match("code", "tensorrt", 40.0, "code"),
     ]
     for other in not_sentences:
-        assert runtime_under_own_sentence([runtime, other], cued=False) == [runtime, other], other.entry.id
+        assert runtime_under_own_sentence([runtime, other], False, TEXT) == [runtime, other], other.entry.id
     best = runtime_under_own_sentence(
-        [runtime, _match("a", "rknn", 31.0, "partial"), _match("b", "mnn", 42.0, "pattern+words")], cued=False
+        [runtime, _match("a", "rknn", 31.0, "partial"), _match("b", "mnn", 42.0, "pattern+words")],
+        False,
+        TEXT,
     )
     assert best[0].score == 41.0  # under the best of the tools' sentences
+
+
+def test_a_tool_pattern_inside_the_runtime_text_is_no_sentence_of_its_own(kb: KnowledgeBase) -> None:
+    """A tool's entry whose pattern matches the runtime's own words (a bare CUDA error) moves nothing."""
+    runtime = _match("rt", "runtime", 50.0, "pattern")
+    inside = _match("inside", "onnxruntime", 48.0, "pattern", pattern="fault")
+    assert runtime_under_own_sentence([runtime, inside], False, TEXT) == [runtime, inside]
+    text = "CUDA error: no kernel image is available for execution on the device"
+    answer = kb.answer(text, top=3)
+    assert answer.confident and answer.matches[0].entry.family == "runtime"
 
 
 _REASONS = st.sampled_from(["pattern", "partial", "words", "code", "family", "pattern+words"])
@@ -135,7 +156,7 @@ def test_property_only_runtime_scores_move_and_only_down(
         _match(f"e{i}", family, round(score, 1), reason, generic=generic)
         for i, (family, score, reason, generic) in enumerate(rows)
     ]
-    out = runtime_under_own_sentence(matches, cued)
+    out = runtime_under_own_sentence(matches, cued, TEXT)
     assert [m.entry for m in out] == [m.entry for m in matches]  # same matches, same order
     tool_sentences = [
         m.score
