@@ -808,7 +808,15 @@ class KnowledgeBase:
                     innermost_first(
                         inner_first(
                             narrower_first(
-                                consequences_last(framed_runtime_under(list(best.values()), text), text), text
+                                consequences_last(
+                                    runtime_under_own_sentence(
+                                        framed_runtime_under(list(best.values()), text),
+                                        bool(families or leaning or cue),
+                                        text,
+                                    ),
+                                    text,
+                                ),
+                                text,
                             ),
                             text,
                         ),
@@ -1589,6 +1597,61 @@ def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
         ]
         out.append(_under(m, max(framing)) if framing else m)
     return out
+
+
+def runtime_under_own_sentence(matches: list[Match], cued: bool, text: str) -> list[Match]:
+    """``matches`` with every match of text any tool prints (:data:`RUNTIME_FAMILIES`) scored just under the
+    best match of a tool's own sentence, in a message that names no tool, leans to none and cues none
+    (``cued`` False): a specific entry of a tool found by its pattern or by its core phrase (a partial match),
+    neither an envelope nor a consequence, whose text in the message is not wholly inside the text a runtime
+    entry matched (:func:`_own_text`: onnxruntime's CUDA entry matching a bare ``CUDA error: no kernel image
+    ...`` is the CUDA runtime's sentence, no sign of onnxruntime).  The tool's sentence says which of its
+    steps failed (onnxruntime's ``Failed to load library <path> with error: ...``, pnnx's ``no attribute
+    value``); the runtime text it carries or that follows it (the loader's ``cannot open shared object file``,
+    ``Segmentation fault``) is what any program prints when that step fails, so the tool's entry answers and
+    the runtime entry stays under it.  Inside a message that names or cues a tool the runtime text ranks
+    under that tool's card already (:func:`_foreign_adjusted`, :data:`CUED_RUNTIME_GAP`); where no tool's own
+    sentence is found nothing moves, and nothing moves up.  Set on ``bench/eval_explain.py
+    --blank-markers``: five confident answers that named the runtime text of an onnxruntime, TensorRT or ncnn
+    message now name the tool's entry."""
+    if cued or not any(m.entry.family in RUNTIME_FAMILIES for m in matches):
+        return matches
+    runtime_spans = [
+        span
+        for m in matches
+        if m.entry.family in RUNTIME_FAMILIES
+        for span in (_span(m, text),)
+        if span[0] >= 0
+    ]
+    cap = max(
+        (
+            m.score
+            for m in matches
+            if m.entry.family not in RUNTIME_FAMILIES
+            and m.reason.split("+", 1)[0] in ("pattern", "partial")
+            and not (_is_generic(m) or m.entry.consequence or is_envelope(m))
+            and _own_text(m, text, runtime_spans)
+        ),
+        default=None,
+    )
+    if cap is None:
+        return matches
+    return [_under(m, cap) if m.entry.family in RUNTIME_FAMILIES else m for m in matches]
+
+
+def _own_text(m: Match, text: str, runtime_spans: list[tuple[int, int]]) -> bool:
+    """Whether ``m``'s text in the message (its pattern's match, or its core phrase for a partial match) is
+    not wholly inside one of ``runtime_spans`` (the text runtime entries matched)."""
+    if m.reason.split("+", 1)[0] == "pattern":
+        start, end = _span(m, text)
+    else:
+        lowered = text.lower()
+        phrase = next((a for a in m.entry.anchors if _is_core_phrase(a) and _whole_words_in(a, lowered)), "")
+        start = lowered.find(phrase) if phrase else -1
+        end = start + len(phrase)
+    if start < 0:
+        return False
+    return not any(a <= start and end <= b for a, b in runtime_spans)
 
 
 def is_process_ending(e: Entry) -> bool:
