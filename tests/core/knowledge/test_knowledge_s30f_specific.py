@@ -1,9 +1,10 @@
 """Branch s30f: answers that a hand judge of dev draws (seeds 3001-3004) found not specific, fixed by class in
 the entries: one entry for several situations where the message's own words pick one (cuDNN's BAD_PARAM or
 NOT_SUPPORTED status, the HTP prepare library missing at a graph's teardown, a plugin missing while an engine
-is deserialized rather than parsed, a gear of a dynamic-batch model named by the op's suffix), and a
-consequence line (MNN's ``not resized``) that outranked the line saying why.  Every message is written from
-the vendor's format string with names and values of our own (never an evaluation message).
+is deserialized rather than parsed, a gear of a dynamic-batch model named by the op's suffix, a TFLite builtin
+(``tfl.*``) rather than a TensorFlow op left illegal), and a consequence line (MNN's ``not resized``) that
+outranked the line saying why.  Every message is written from the vendor's format string with names and values
+of our own (never an evaluation message).
 
 Vendor texts: microsoft/onnxruntime core/providers/cuda/cuda_call.cc (``CUDNN failure N: <status> ; GPU=..
 ; expr=<call>``) and core/framework/sequential_executor.cc (``Non-zero status code returned while running
@@ -12,7 +13,8 @@ graph as PrepreLib is not loaded``, ``Failed to construct graph node as prepare 
 TensorRT runtime (``getPluginCreator could not find plugin <name> version <v>``, ``Cannot deserialize plugin
 since corresponding IPluginCreator not found in Plugin Registry``); CANN FE (``Failed to compile Op [<name>].
 (optype: [<type>])``) and graphengine's per-gear suffix ``_ascend_mbatch_batch_<n>``; alibaba/MNN
-source/core/Session.cpp and Pipeline.cpp.
+source/core/Session.cpp and Pipeline.cpp; MLIR's dialect conversion (``failed to legalize operation '<op>'
+that was explicitly marked illegal``).
 """
 
 from __future__ import annotations
@@ -60,6 +62,12 @@ CASES: list[Case] = [
         "ascend-s30f-E20001-multi-batch-gear",
         ("/backbone/Gather_7", "GatherV2D", "gear 2"),
     ),
+    (
+        "loc(fused[\"Conv1d\"]): error: failed to legalize operation 'tfl.transpose' that was explicitly "
+        "marked illegal",
+        "tflite-s30f-legalize-tflite-op-type",
+        ("tfl.transpose", "float32"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -100,6 +108,13 @@ def test_an_op_of_a_static_model_keeps_the_older_wording_entry(kb: KnowledgeBase
     assert top.entry.id == "ascend-E20001-older-wording"
     assert "/head/Conv_12" in top.cause
     assert "gear" not in top.cause
+
+
+def test_a_tensorflow_op_not_legalized_keeps_the_general_entry(kb: KnowledgeBase) -> None:
+    """A tf.* op has no TFLite lowering: Select TF ops is the reading, not the TFLite op's types."""
+    message = "error: failed to legalize operation 'tf.TensorListReserve' that was explicitly marked illegal"
+    assert _ids(kb, message)[0] == "tflite-converter-failed-legalize"
+    assert "tflite-s30f-legalize-tflite-op-type" not in _by_pattern(kb, message)
 
 
 def test_mnn_not_resized_follows_the_line_that_says_why(kb: KnowledgeBase) -> None:
