@@ -307,11 +307,11 @@ CASES = [
         ("ln_f", "LayerNormalization"),
     ),
     (
-        "onnxruntime-cudnn-failure",
+        "onnxruntime-s30f-cudnn-bad-param",
         "Non-zero status code returned while running Conv node. Name:'stem/conv'Status Message: \n"
         "CUDNN failure 3000: CUDNN_STATUS_NOT_SUPPORTED ; GPU=1 ; hostname=box ; file=conv.cc ; line=10 ; "
         "expr=cudnnConvolutionForward(...);",
-        ("stem/conv", "CUDNN_STATUS_NOT_SUPPORTED"),
+        ("cudnnConvolutionForward", "CUDNN_STATUS_NOT_SUPPORTED"),
     ),
     (
         "onnxruntime-cublas-failure",
