@@ -1866,6 +1866,26 @@ CLAUSES: tuple[Clause, ...] = (
         CALL,
     ),
     Clause(
+        "ascend-call-rts-api",
+        ("ascend",),
+        "call rts api",
+        r"\bcall rts api \[(?P<call>rt[A-Z]\w{1,60})\] failed, retCode is (?P<code>\d{6})(?!\d)",
+        "The runtime call {call}, which the AscendCL or framework call above it made, returned {code}; the "
+        "runtime's reason for it: {detail|none printed}. {card}",
+        "{card_fix} The TraceBack lines above the {call} line say what the runtime was doing when it failed. "
+        "For a copy (rtMemcpy, rtMemcpyAsync) where the driver could not map an address ('Convert memory "
+        "address from virtual to dma physical failed', 'driver error:invalid handle' or 'invalid value'): "
+        "an asynchronous copy between host and device needs its host buffer from aclrtMallocHost "
+        "(page-locked), both addresses 64-byte aligned and still allocated, and the device buffer from the "
+        "current device and context; check the pointers, sizes and stream the copy was given.",
+        "the runtime's error lines ('[Call][Rts]call rts api [<rt call>] failed, retCode is <code>' from "
+        "ReportCallError, '<rt call> execute failed, reason=[...]' from FuncErrorReason); CANN AscendCL API "
+        "reference 'aclrtMemcpyAsync' (host memory from aclrtMallocHost, 64-byte aligned addresses); "
+        + _CALL_ANY,
+        r"\brt[A-Z]\w{1,60} execute failed, reason=\[(?P<detail>[^\]\n]{1,120})\]",
+        CALL,
+    ),
+    Clause(
         "ascend-call-ops-function",
         ("ascend",),
         "ops function error",

@@ -193,3 +193,63 @@ def test_any_operator_torch_npu_names_is_named(kb: KnowledgeBase, name: str) -> 
     top = _top(kb, f"RuntimeError: InnerRun:x.cpp:1 OPS function error: Zq{name}, error code is 500002")
     assert top.entry.id == "ascend-500002+ascend-call-ops-function"
     assert f"operator Zq{name} " in top.cause
+
+
+# dev round21.jsonl:16 (llama.cpp's CANN backend; the TraceBack names the runtime call and its reason)
+RTS_107017 = (
+    "CANN error: EL0003: [PID: 1445] 2025-10-21-03:40:09.141.920 The argument is invalid.\n"
+    "        Solution: Try again with a valid argument.\n"
+    "        TraceBack (most recent call last):\n"
+    "        Convert memory address from virtual to dma physical failed, retCode=0x7020014."
+    "[FUNC:MemcpyAsyncTaskInitV3][FILE:memory_task.cc][LINE:694]\n"
+    "        rtMemcpyAsync execute failed, reason=[driver error:invalid handle]"
+    "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+    "        [Call][Rts]call rts api [rtMemcpyAsync] failed, retCode is 107017"
+    "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+)
+
+
+def test_the_runtime_call_and_its_reason_are_named_over_the_code_card(kb: KnowledgeBase) -> None:
+    top = _top(kb, RTS_107017)
+    assert top.entry.id == "ascend-acl-107017+ascend-call-rts-api"
+    assert top.cause.startswith("The runtime call rtMemcpyAsync, which the AscendCL or framework call")
+    assert "reason for it: driver error:invalid handle." in top.cause
+    assert "aclrtMallocHost" in top.fix and "a runtime resource handle is invalid" in top.cause
+    _no_placeholder_left(top)
+
+
+def test_a_runtime_call_without_a_reason_line_says_so(kb: KnowledgeBase) -> None:
+    text = "[Call][Rts]call rts api [rtZqCall] failed, retCode is 107017[FUNC:ReportCallError]"
+    top = _top(kb, text)
+    assert top.entry.id == "ascend-acl-107017+ascend-call-rts-api"
+    assert "reason for it: none printed." in top.cause
+    _no_placeholder_left(top)
+
+
+# --- onnxruntime's 'system error number N': the errno read, the path filled ---------------------------------
+
+
+def test_errno_13_is_permission_denied_with_the_path(kb: KnowledgeBase) -> None:
+    text = (
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
+        "/srv/zq/model.onnx failed:system error number 13"
+    )
+    top = _top(kb, text)
+    assert top.entry.id == "onnxruntime-s30a-load-model-permission-denied"
+    assert "EACCES, permission denied" in top.cause and "/srv/zq/model.onnx" in top.cause + top.fix
+    bare = _top(kb, "[ONNXRuntimeError] : 1 : FAIL : system error number 13")
+    assert bare.entry.id == "onnxruntime-s30a-load-model-permission-denied"
+    _no_placeholder_left(bare)
+
+
+@pytest.mark.parametrize("errno", ["1", "12", "24", "130", "131"])
+def test_another_errno_keeps_the_general_entry_with_its_number_and_path(
+    kb: KnowledgeBase, errno: str
+) -> None:
+    text = (
+        f"[ONNXRuntimeError] : 1 : FAIL : Load model from C:\\m\\zq.onnx failed:system error number {errno}"
+    )
+    top = _top(kb, text)
+    assert top.entry.id == "onnxruntime-s22e-load-model-system-error"
+    assert f"errno) {errno}," in top.cause and "C:\\m\\zq.onnx" in top.cause
+    _no_placeholder_left(top)
