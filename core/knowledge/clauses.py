@@ -5507,9 +5507,10 @@ message prints a reason with its code (TensorRT's ``Error Code 4: Internal Error
 ``[ONNXRuntimeError] : 10 : INVALID_GRAPH : <reason>``) and nothing else answered it
 (:func:`envelope_reason_answered`): the reason leads, whole, and the fix starts from it; what the card says of
 the code follows."""
-MIN_REASON_WORDS = 3
-"""A captured reason of fewer words (``Non-zero``: a line wrapped after the status) is no reason the card can
-lead with."""
+MIN_REASON_WORDS = 4
+"""A captured reason of fewer words is no reason the card leads with: ``Non-zero`` (a line wrapped after the
+status), or a short status phrase the card itself explains (``Protobuf serialization failed``: onnxruntime's
+INVALID_PROTOBUF card says what a failed save means)."""
 REASON_HINTS = (
     (
         re.compile(r"\bassert(?:ion)?\b", re.IGNORECASE),
