@@ -380,7 +380,9 @@ def _ascend_call(calls: str, codes: str) -> str:
     return rf"\b(?P<call>(?:{calls}))\b[^\n]{{0,160}}?(?<![\w.])(?P<code>(?:{codes}))(?!\d)"
 
 
-_ACL_CALL = r"acl(?:rt|mdl|op|nn|prof|tdt|dvpp)?[A-Z]\w{1,60}"
+_ACL_CALL = r"(?:acl|Acl)(?:rt|mdl|op|nn|prof|tdt|dvpp)?[A-Z]\w{1,60}"
+"""An AscendCL call as the C API spells it (``aclrtSynchronizeStream``) or as torch_npu's wrappers do
+(``c10_npu::acl::AclrtSynchronizeStreamWithTimeout``)."""
 _CALL_ANY = (
     "hicann/runtime: docs/zh/api_ref (each call's page: its parameters and constraints); "
     "include/external/acl/error_codes/rt_error_codes.h and include/external/acl/acl_base_rt.h (the codes)"
@@ -1862,6 +1864,43 @@ CLAUSES: tuple[Clause, ...] = (
         "hicann/runtime: include/external/acl/acl_base_rt.h (ACL_ERROR_OP_NOT_FOUND, "
         "ACL_ERROR_UNSUPPORTED_DATA_TYPE, ACL_ERROR_FORMAT_NOT_MATCH, ACL_ERROR_GE_FAILURE); CANN AscendCL "
         "API reference 'aclopCompile'",
+        "",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-rts-api",
+        ("ascend",),
+        "call rts api",
+        r"\bcall rts api \[(?P<call>rt[A-Z]\w{1,60})\] failed, retCode is (?P<code>\d{6})(?!\d)",
+        "The runtime call {call}, which the AscendCL or framework call above it made, returned {code}; the "
+        "runtime's reason for it: {detail|none printed}. {card}",
+        "{card_fix} The TraceBack lines above the {call} line say what the runtime was doing when it failed. "
+        "For a copy (rtMemcpy, rtMemcpyAsync) where the driver could not map an address ('Convert memory "
+        "address from virtual to dma physical failed', 'driver error:invalid handle' or 'invalid value'): "
+        "an asynchronous copy between host and device needs its host buffer from aclrtMallocHost "
+        "(page-locked), both addresses 64-byte aligned and still allocated, and the device buffer from the "
+        "current device and context; check the pointers, sizes and stream the copy was given.",
+        "the runtime's error lines ('[Call][Rts]call rts api [<rt call>] failed, retCode is <code>' from "
+        "ReportCallError, '<rt call> execute failed, reason=[...]' from FuncErrorReason); CANN AscendCL API "
+        "reference 'aclrtMemcpyAsync' (host memory from aclrtMallocHost, 64-byte aligned addresses); "
+        + _CALL_ANY,
+        r"\brt[A-Z]\w{1,60} execute failed, reason=\[(?P<detail>[^\]\n]{1,120})\]",
+        CALL,
+    ),
+    Clause(
+        "ascend-call-ops-function",
+        ("ascend",),
+        "ops function error",
+        r"\bOPS function error: (?P<call>[A-Za-z]\w{0,80}), error code is (?P<code>\d{6})(?!\d)",
+        "torch_npu ran the operator {call} through AscendCL's single-operator path (OpParamMaker's InnerRun, "
+        "aclopCompileAndExecute) and got {code} back: the failure is that operator's, for the data types, "
+        "formats and shapes of this call. {card}",
+        "{card_fix} The lines after it (an EZ/EE code that names [{call}]) say whether no kernel of {call} "
+        "exists for these data types and formats or its compile or run failed; run {call} alone on the "
+        "NPU with the same input dtypes and shapes to confirm, and cast its inputs or run it on the CPU "
+        "where this CANN release has no kernel for them.",
+        "Ascend/pytorch: torch_npu/csrc/framework/OpParamMaker.cpp (InnerRun: 'OPS function error: <op>, "
+        "error code is <code>' after aclopCompileAndExecute); " + _CALL_ANY,
         "",
         CALL,
     ),
@@ -5513,6 +5552,97 @@ captured says when nothing else answered it (:func:`envelope_reason_answered`): 
 MAX_REASON = 600
 """An inner reason is read to the end of its line, at most this many characters (cut at a space)."""
 
+CODE_REASON = Clause(
+    "code-own-reason",
+    (ANY,),
+    "",
+    "",
+    'The message states its own reason next to the code: "{detail}". That reason is what failed; the code '
+    "only classifies it: {card}",
+    "Start from that reason: {hint}. For the code in general: {card_fix}",
+    "the code's own layout: the reason printed with the code, read to the end of its line",
+)
+"""What a code card (a code-range or status card, or a code card without a pattern of its own) says when the
+message prints a reason with its code (TensorRT's ``Error Code 4: Internal Error (<reason>)``, onnxruntime's
+``[ONNXRuntimeError] : 10 : INVALID_GRAPH : <reason>``) and nothing else answered it
+(:func:`envelope_reason_answered`): the reason leads, whole, and the fix starts from it; what the card says of
+the code follows."""
+MIN_REASON_WORDS = 4
+"""A captured reason of fewer words is no reason the card leads with: ``Non-zero`` (a line wrapped after the
+status), or a short status phrase the card itself explains (``Protobuf serialization failed``: onnxruntime's
+INVALID_PROTOBUF card says what a failed save means)."""
+REASON_HINTS = (
+    (
+        re.compile(r"\bassert(?:ion)?\b", re.IGNORECASE),
+        "an assertion is a check inside the tool's own code that this graph or call broke (the condition "
+        "says which value was wrong), not a misuse it can name: find the layer it was handling (a verbose "
+        "log names it), fold constants and simplify the model, and try the tool's latest patch release, "
+        "where such checks are often fixed",
+    ),
+    (
+        re.compile(r"\bparameter check failed\b", re.IGNORECASE),
+        "the condition after 'Parameter check failed' is an argument check of the API call it names: the "
+        "argument it tests (a null pointer, a dimension below one, a name or index the network does not "
+        "have) is the one to fix in the calling code",
+    ),
+    (
+        re.compile(
+            r"\bexceed|\b(?:maximum|max)\b[^\n]{0,40}\ballowed\b|\bgreater than\b|\blarger than\b", re.I
+        ),
+        "it names a value over a limit of the tool: make that value fit under the limit it states (a smaller "
+        "dimension, K, batch or sequence length, or the op split in parts), or move that op elsewhere",
+    ),
+    (
+        re.compile(r"\bnot supported\b|\bunsupported\b|\bno implementation\b|\bnot implemented\b", re.I),
+        "nothing in this build implements what it names: change the op, data type or shape it names to one "
+        "the tool supports, or use a release that supports it",
+    ),
+)
+"""Kinds of reason, tried in order, and the first words of the fix for each (the reason's own wording says
+which kind it is)."""
+OTHER_REASON_HINT = (
+    "the layer, check, value, shape or file it names is what to change (in the model, its shapes, or the "
+    "build or session options)"
+)
+"""The first words of :data:`CODE_REASON`'s fix for a reason of no kind :data:`REASON_HINTS` knows."""
+
+
+def reason_hint(reason: str) -> str:
+    """The first words of :data:`CODE_REASON`'s fix for ``reason`` (:data:`REASON_HINTS`)."""
+    return next((hint for rx, hint in REASON_HINTS if rx.search(reason)), OTHER_REASON_HINT)
+
+
+def without_reason_sentence(cause: str) -> str:
+    """``cause`` without its sentences that quote the ``{reason}`` placeholder (:data:`CODE_REASON` quotes
+    the reason first and whole)."""
+    sentences = re.split(r"(?<=[.)'])\s+(?=[A-Z])", cause)
+    kept = [s for s in sentences if "{reason" not in s]
+    return " ".join(kept) if kept else cause
+
+
+def states_own_reason(m: Match, reason: str) -> bool:
+    """Whether ``m`` is a code's card (a code-range or status card, or a code card: what it says is true of
+    any message with its code) over a message that prints its own reason with the code: the reason has at
+    least :data:`MIN_REASON_WORDS` words, and the card captured nothing else that names the failure."""
+    e = m.entry
+    if not (e.generic or is_code_card(m)) or not e.keys:
+        return False
+    if len(re.findall(r"[A-Za-z][\w./:-]*", reason)) < MIN_REASON_WORDS:
+        return False
+    return all(k in ("reason", "category") for k, _ in m.captures)
+
+
+def code_reason_answered(m: Match, reason: str) -> Match:
+    """The code card ``m`` answered by :data:`CODE_REASON` with ``reason`` (read whole) leading: the card's
+    cause follows without its own sentence about the reason, its fix after the reason's."""
+    e = m.entry
+    cause = CODE_REASON.cause.replace("{card}", without_reason_sentence(e.cause))
+    fix = CODE_REASON.fix.replace("{hint}", reason_hint(reason)).replace("{card_fix}", e.fix)
+    codes = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    own = tuple((k, v) for k, v in m.captures if k != "reason")
+    captures = (("detail", reason.rstrip().rstrip(".").rstrip()), *own)
+    return _answered_as(m, CODE_REASON.id, cause, fix, CODE_REASON.source, captures, [*codes, "pattern"])
+
 
 def whole_reason(reason: str, text: str) -> str:
     """``reason`` (a capture that a pattern's bound may have cut: ``[^\\n]{1,120}``) read on in ``text`` to
@@ -5581,6 +5711,8 @@ def envelope_reason_answered(matches: list[Match], text: str) -> list[Match]:
     ):
         return matches
     whole = whole_reason(reason, text) if reason_ends_pattern(e.pattern) else reason
+    if states_own_reason(top, whole):
+        return [code_reason_answered(top, whole), *matches[1:]]
     if "{reason" in e.cause:
         captures = tuple((k, whole if k == "reason" else v) for k, v in top.captures)
         return [top._replace(captures=captures), *matches[1:]]

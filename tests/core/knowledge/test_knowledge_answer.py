@@ -126,12 +126,14 @@ def test_fill_says_in_words_what_the_message_did_not_carry() -> None:
 
 @pytest.mark.parametrize("n", range(1, 11))
 def test_each_tensorrt_error_code_has_its_own_meaning(kb: KnowledgeBase, n: int) -> None:
-    message = f"[TRT] [E] {n}: [builder.cpp::x::1] Error Code {n}: Internal Error (some reason here)"
+    message = f"[TRT] [E] {n}: [builder.cpp::x::1] Error Code {n}: Internal Error (some reason given here)"
     codes = [m for m in kb.lookup(message, top=5) if m.entry.code.startswith("Error Code")]
     assert len(codes) == 1
     m = codes[0]
     assert m.entry.code.startswith(f"Error Code {n} (k")
-    assert dict(m.captures)["reason"] == "some reason here"
+    # the reason leads the card's answer as its 'detail' (clauses.code_reason_answered, s30a)
+    assert dict(m.captures)["detail"] == "some reason given here"
+    assert m.entry.id.endswith("+code-own-reason")
 
 
 def test_a_captured_op_stops_at_the_name(kb: KnowledgeBase) -> None:

@@ -462,8 +462,8 @@ CASES = [
     # windows env.cc; inference_session.cc (ORT format version); the package's own names (Python's imports)
     (
         _TRACEBACK.replace("Fail: ", "Fail: [ONNXRuntimeError] : 1 : FAIL : system error number 13"),
-        "onnxruntime-s22e-load-model-system-error",
-        ("errno 13", "os.strerror(13)", "EACCES"),
+        "onnxruntime-s30a-load-model-permission-denied",  # errno 13 has its own entry (s30a)
+        ("errno 13", "EACCES", "permission denied"),
     ),
     (
         "[ONNXRuntimeError] : 1 : FAIL : system error number 24",
