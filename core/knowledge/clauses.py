@@ -5526,7 +5526,7 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
     )
     reasons = top.reason.split("+")
     how = reasons if "words" in reasons else [*[r for r in reasons if r != "pattern"], "pattern"]
-    answered = _answered_as(top, REASON_LINE_ID, cause, fix, f"{REASON_LINE_SOURCE}; {e.source}", parts, how)
+    answered = _answered_as(top, REASON_LINE_ID, cause, fix, REASON_LINE_SOURCE, parts, how)
     return [answered, *matches[1:]]
 
 

@@ -67,10 +67,12 @@ ONLY_FAILED = LazyPattern(r"^[^:]{0,120}?\b(?:failed|fails|error)\s*(?:\([^()\n]
 """A line that only says a step failed (``QNN UNET exec failed (uncond)``): no reason of its own."""
 CHECK = LazyPattern(
     r"\bCheck failed\b|\bAssert(?:ion)?\b|\bRET_CHECK\b|[^=!<>]\s(?:!=|==|<=|>=)\s\S"
-    r"|\[[^\]\n]{3,200}\]|\bwas not true\b",
+    r"|\[[^\]\n]{0,200}?(?:[!=<>]=|\(\)\]|!\w)|\bwas not true\b",
     0,
 )
-"""A line that states a checked condition (``Check failed: a == b``, ``[_status.ok()]``, ``x != y``)."""
+"""A line that states a checked condition (``Check failed: a == b``, ``[_status.ok()]``, ``x != y``).  A
+bracket counts only when it holds a condition (a comparison, a call, a negation): a log line's
+``[file.cc:894]`` is where it was printed, not a check."""
 FILE_LINE = LazyPattern(
     r"(?P<file>(?:[\w.+-]{1,100}[/\\]){0,30}[\w.+-]{1,100}\.(?:cc|cpp|cxx|c|h|hpp|cu|py|mm|m))"
     r"(?:[:(,]| line )(?P<line>\d{1,7})\b"

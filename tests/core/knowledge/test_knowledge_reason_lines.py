@@ -25,7 +25,7 @@ from dumpscope.core.knowledge.answer import confidence_of
 from dumpscope.core.knowledge.clauses import REASON_LINE_ID, reason_line_answered
 from dumpscope.core.knowledge.entry import entry_from_dict
 from dumpscope.core.knowledge.kb import Match, fill
-from dumpscope.core.knowledge.reasons import CONSEQUENCE, MAX_REASON_LINE, named_parts, reason_line
+from dumpscope.core.knowledge.reasons import CHECK, CONSEQUENCE, MAX_REASON_LINE, named_parts, reason_line
 from dumpscope.core.knowledge.words import COMMON_WORDS, NAMING_PARTS, is_common_word
 
 # dev round30.jsonl:31 (RKNN-Toolkit2's Cython frames, then the exception)
@@ -142,6 +142,29 @@ def test_a_family_card_over_a_check_names_its_file_and_line(kb: KnowledgeBase) -
     assert "the check at sentence_piece.cpp, line 88" in top.cause
     assert "id for `<s>` is not defined" in top.cause
     assert "Program terminated" not in top.cause
+
+
+def test_a_family_card_over_a_log_line_says_where_it_was_printed_not_a_check(kb: KnowledgeBase) -> None:
+    # a log line's bracketed [file:line] is where it was printed: no condition was checked there
+    text = "[ERROR] OpenVINO failed at [src/plugins/intel_cpu/src/graph.cpp:894] the graph could not be built"
+    top = _top(kb, text)
+    assert top.entry.id == f"family-openvino+{REASON_LINE_ID}"
+    assert "(printed at src/plugins/intel_cpu/src/graph.cpp, line 894)" in top.cause
+    assert "condition checked" not in top.fix
+
+
+def test_a_reason_line_answer_cites_the_card_s_source_once(kb: KnowledgeBase) -> None:
+    top = _top(kb, RKNN_NAME_ERROR)
+    card = next(e for e in kb.entries if e.id == "family-rknn")
+    assert top.entry.source.count(card.source) == 1
+
+
+def test_check_reads_a_bracket_only_when_it_holds_a_condition() -> None:
+    assert CHECK.search("Assertion failed: [_status.ok()]")
+    assert CHECK.search("[!empty()] was violated")
+    assert CHECK.search("[a == b] failed")
+    assert not CHECK.search("[mindspore/lite/x.cc:894] BuildGraph] Convert graph to om failed.")
+    assert not CHECK.search("[2024-01-01 10:00:00] [W] something went wrong")
 
 
 @pytest.mark.parametrize("text", [RKNN_SIGFPE, TVM_CUT])
