@@ -5485,6 +5485,13 @@ REASON_LINE_ID = "message-reason-line"
 REASON_LINE_SOURCE = "the message's own text: the line that states its reason (an exception, a failed check)"
 
 
+_WHERE_PRINTED = {
+    (True, True): " (the check at {file}, line {line})",
+    (True, False): " (printed at {file}, line {line})",
+}
+"""Where a reason line was printed, by (it names a source file, it states a checked condition)."""
+
+
 def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
     """``matches`` (ranked, after every clause, runtime entry and last resort) with a first match that is a
     tool's family card, or a generic card of no code that captured nothing (a checklist that fits any
@@ -5499,7 +5506,7 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
         return matches
     top = matches[0]
     e = top.entry
-    if "+" in e.id or e.level != "family":
+    if e.level != "family":  # a card already answered (``_answered_as``) has no level of its own
         return matches
     line = reason_line(text)
     if not line:
@@ -5507,11 +5514,7 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
     parts = (("detail", line), *named_parts(line))
     named = dict(parts)
     check = CHECK.search(line) is not None
-    where = (
-        (" (the check at {file}, line {line})" if check else " (printed at {file}, line {line})")
-        if "file" in named
-        else ""
-    )
+    where = _WHERE_PRINTED.get(("file" in named, check), "")
     cause = f'The message states its own reason in this line: "{{detail}}"{where}. {_first_sentence(e.cause)}'
     if "file" in named and check:
         act = "read the condition checked at {file}, line {line}: the values it compares are"

@@ -863,14 +863,8 @@ class KnowledgeBase:
             return matches
         first = inner[0]
         e = first.entry
-        if (
-            e.id.endswith("+" + REASON_LINE_ID)
-            or e.family not in (card.entry.family, *RUNTIME_FAMILIES)
-            or "pattern" not in first.reason.split("+")
-            or e.level == "family"
-            or e.generic
-            or e.consequence
-        ):
+        own = _own_sentence(first, ("pattern", "code"))
+        if e.family not in (card.entry.family, *RUNTIME_FAMILIES) or not own:
             return matches
         if e.family in RUNTIME_FAMILIES:
             first = first._replace(score=card.score)
@@ -1628,8 +1622,7 @@ def runtime_under_own_sentence(matches: list[Match], cued: bool, text: str) -> l
             m.score
             for m in matches
             if m.entry.family not in RUNTIME_FAMILIES
-            and m.reason.split("+", 1)[0] in ("pattern", "partial")
-            and not (_is_generic(m) or m.entry.consequence or is_envelope(m))
+            and _own_sentence(m, ("pattern", "partial"))
             and _own_text(m, text, runtime_spans)
         ),
         default=None,
@@ -1637,6 +1630,15 @@ def runtime_under_own_sentence(matches: list[Match], cued: bool, text: str) -> l
     if cap is None:
         return matches
     return [_under(m, cap) if m.entry.family in RUNTIME_FAMILIES else m for m in matches]
+
+
+def _own_sentence(m: Match, found_by: tuple[str, ...]) -> bool:
+    """Whether ``m`` is a tool's own sentence: a specific entry (no card, generic entry, envelope or
+    consequence, none answered by a reason-line quote) first found by one of ``found_by``."""
+    e = m.entry
+    return m.reason.split("+", 1)[0] in found_by and not (
+        _is_generic(m) or e.consequence or is_envelope(m) or e.id.endswith("+" + REASON_LINE_ID)
+    )
 
 
 def _own_text(m: Match, text: str, runtime_spans: list[tuple[int, int]]) -> bool:
