@@ -23,6 +23,7 @@ from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
 from dumpscope.core.knowledge.reasons import CHECK, named_parts, reason_line
 from dumpscope.core.knowledge.tracebacks import MAX_FRAMES_LINES, traceback_end
 from dumpscope.core.knowledge.words import is_common_word
+from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -5576,27 +5577,27 @@ status), or a short status phrase the card itself explains (``Protobuf serializa
 INVALID_PROTOBUF card says what a failed save means)."""
 REASON_HINTS = (
     (
-        re.compile(r"\bassert(?:ion)?\b", re.IGNORECASE),
+        LazyPattern(r"\bassert(?:ion)?\b", re.IGNORECASE),
         "an assertion is a check inside the tool's own code that this graph or call broke (the condition "
         "says which value was wrong), not a misuse it can name: find the layer it was handling (a verbose "
         "log names it), fold constants and simplify the model, and try the tool's latest patch release, "
         "where such checks are often fixed",
     ),
     (
-        re.compile(r"\bparameter check failed\b", re.IGNORECASE),
+        LazyPattern(r"\bparameter check failed\b", re.IGNORECASE),
         "the condition after 'Parameter check failed' is an argument check of the API call it names: the "
         "argument it tests (a null pointer, a dimension below one, a name or index the network does not "
         "have) is the one to fix in the calling code",
     ),
     (
-        re.compile(
+        LazyPattern(
             r"\bexceed|\b(?:maximum|max)\b[^\n]{0,40}\ballowed\b|\bgreater than\b|\blarger than\b", re.I
         ),
         "it names a value over a limit of the tool: make that value fit under the limit it states (a smaller "
         "dimension, K, batch or sequence length, or the op split in parts), or move that op elsewhere",
     ),
     (
-        re.compile(r"\bnot supported\b|\bunsupported\b|\bno implementation\b|\bnot implemented\b", re.I),
+        LazyPattern(r"\bnot supported\b|\bunsupported\b|\bno implementation\b|\bnot implemented\b", re.I),
         "nothing in this build implements what it names: change the op, data type or shape it names to one "
         "the tool supports, or use a release that supports it",
     ),

@@ -1596,16 +1596,16 @@ def framed_runtime_under(matches: list[Match], text: str) -> list[Match]:
 def runtime_under_own_sentence(matches: list[Match], cued: bool, text: str) -> list[Match]:
     """``matches`` with every match of text any tool prints (:data:`RUNTIME_FAMILIES`) scored just under the
     best match of a tool's own sentence, in a message that names no tool, leans to none and cues none
-    (``cued`` False): a specific entry of a tool found by its pattern or by its core phrase (a partial match),
-    neither an envelope nor a consequence, whose text in the message is not wholly inside the text a runtime
-    entry matched (:func:`_own_text`: onnxruntime's CUDA entry matching a bare ``CUDA error: no kernel image
-    ...`` is the CUDA runtime's sentence, no sign of onnxruntime).  The tool's sentence says which of its
-    steps failed (onnxruntime's ``Failed to load library <path> with error: ...``, pnnx's ``no attribute
-    value``); the runtime text it carries or that follows it (the loader's ``cannot open shared object file``,
-    ``Segmentation fault``) is what any program prints when that step fails, so the tool's entry answers and
-    the runtime entry stays under it.  Inside a message that names or cues a tool the runtime text ranks
-    under that tool's card already (:func:`_foreign_adjusted`, :data:`CUED_RUNTIME_GAP`); where no tool's own
-    sentence is found nothing moves, and nothing moves up.  Set on ``bench/eval_explain.py
+    (``cued`` False): a specific entry of a tool found by its pattern or by its core phrase (a partial
+    match), neither an envelope nor a consequence, whose text in the message is not wholly inside the text a
+    runtime entry matched (:func:`_outside_runtime_text`: onnxruntime's CUDA entry matching a bare ``CUDA
+    error: no kernel image ...`` is the CUDA runtime's sentence, no sign of onnxruntime). The tool's sentence
+    says which of its steps failed (onnxruntime's ``Failed to load library <path> with error: ...``, pnnx's
+    ``no attribute value``); the runtime text it carries or that follows it (the loader's ``cannot open
+    shared object file``, ``Segmentation fault``) is what any program prints when that step fails, so the
+    tool's entry answers and the runtime entry stays under it. Inside a message that names or cues a tool the
+    runtime text ranks under that tool's card already (:func:`_foreign_adjusted`, :data:`CUED_RUNTIME_GAP`);
+    where no tool's own sentence is found nothing moves, and nothing moves up. Set on ``bench/eval_explain.py
     --blank-markers``: five confident answers that named the runtime text of an onnxruntime, TensorRT or ncnn
     message now name the tool's entry."""
     if cued or not any(m.entry.family in RUNTIME_FAMILIES for m in matches):
@@ -1623,7 +1623,7 @@ def runtime_under_own_sentence(matches: list[Match], cued: bool, text: str) -> l
             for m in matches
             if m.entry.family not in RUNTIME_FAMILIES
             and _own_sentence(m, ("pattern", "partial"))
-            and _own_text(m, text, runtime_spans)
+            and _outside_runtime_text(m, text, runtime_spans)
         ),
         default=None,
     )
@@ -1641,7 +1641,7 @@ def _own_sentence(m: Match, found_by: tuple[str, ...]) -> bool:
     )
 
 
-def _own_text(m: Match, text: str, runtime_spans: list[tuple[int, int]]) -> bool:
+def _outside_runtime_text(m: Match, text: str, runtime_spans: list[tuple[int, int]]) -> bool:
     """Whether ``m``'s text in the message (its pattern's match, or its core phrase for a partial match) is
     not wholly inside one of ``runtime_spans`` (the text runtime entries matched)."""
     if m.reason.split("+", 1)[0] == "pattern":
