@@ -152,15 +152,25 @@ class ReasonKind:
     rows: an assertion, a parameter check) gives only the first words of a code card's fix
     (:data:`.clauses.CODE_REASON`), never a cause of its own."""
 
-    __slots__ = ("name", "pattern", "cause", "fix", "valid")
+    __slots__ = ("name", "pattern", "cause", "fix", "valid", "path")
 
-    def __init__(self, name: str, pattern: str, cause: str, fix: str, valid: str = "") -> None:
+    def __init__(
+        self, name: str, pattern: str, cause: str, fix: str, valid: str = "", path: str = ""
+    ) -> None:
         self.name = name
         self.pattern = LazyPattern(pattern, 0)
         self.cause = cause
         self.fix = fix
         self.valid = valid
         """The name of a check on the values read (:data:`_VALID`): the kind speaks only where it holds."""
+        self.path = path
+        """``library`` or ``file``: the kind reads also a ``path``, the token of the line nearest to what
+        its pattern matched (the wording that says it could not be used) that is such a path
+        (:func:`path_near`); a token scan, not a regex that tries a path at every character."""
+
+    def reads(self) -> frozenset[str]:
+        """The names of the values this kind reads (its pattern's groups, and ``path``)."""
+        return frozenset(self.pattern.groupindex) | ({"path"} if self.path else frozenset())
 
     def read(self, line: str) -> tuple[tuple[str, str], ...] | None:
         """The values this kind reads in ``line`` (``()`` for a kind without values that fits it), or
@@ -171,6 +181,11 @@ class ReasonKind:
         values = tuple((k, (v or "").strip().rstrip(".,;:").strip()) for k, v in found.groupdict().items())
         if any(not v for _, v in values):
             return None
+        if self.path:
+            path = path_near(line, found.start(), found.end(), self.path)
+            if not path:
+                return None
+            values = (*values, ("path", path))
         if self.valid and not _VALID[self.valid](dict(values), line):
             return None
         return values
@@ -187,13 +202,40 @@ _DTYPE = (
     r"|DT_[A-Z0-9]{2,12}|kFLOAT|kHALF|kINT(?:8|32|64)|kBOOL|kUINT8)\)?"
 )
 """A data type as tools print it: ``float16``, ``tensor(int64)``, ``Int64``, ``DT_FLOAT``, ``kHALF``."""
-_PATH = (
-    r"(?P<path>(?:[A-Za-z]:)?(?:[\\/]|~/|\./|\.\./)?(?:[\w.@+~ -]{1,120}[\\/]){0,40}"
-    r"[\w@+~-][\w.@+~-]{0,120}\.(?:so(?:\.\d{1,4}){0,4}|dll|dylib|onnx|rknn|mlmodelc?|mlpackage|om|engine"
-    r"|trt|plan|xml|bin|tflite|pb|param|mnn|dlc|txt|json|cache|pt|pth|ckpt|serialized|prototxt|caffemodel"
-    r"|mil|espresso\.net|[a-z]{2,5})\b|/[\w.@+~-]{1,120}(?:/[\w.@+~-]{1,120}){1,40})"
+_TOKEN = LazyPattern(r"[^\s'\"`“”‘’(),;\[\]<>{}|]{2,400}", 0)
+"""A token of a line that may be a path (no spaces, quotes or brackets)."""
+_LIBRARY_NAME = LazyPattern(r"(?:[A-Za-z]:)?[^\s]*?[\w@+~-]\.(?:so(?:\.\d{1,4}){0,4}|dll|dylib)", 0)
+"""A shared library's name or path (``libnvinfer.so.10``, ``C:\\x\\onnxruntime.dll``)."""
+_FILE_NAME = LazyPattern(
+    r"(?:[A-Za-z]:)?[^\s]*?[\w@+~-]\.(?:onnx|rknn|rkllm|mlmodelc?|mlpackage|om|engine|trt|plan|xml|bin"
+    r"|tflite|pb|pbtxt|param|mnn|dlc|txt|json|cache|pt|pth|ckpt|safetensors|yaml|yml|npy|npz|jpe?g|png|cfg"
+    r"|weights|caffemodel|prototxt|h5|gguf|zip|tar|gz|csv|mil|nb|xmodel|serialized|espresso\.net)"
+    r"|/[^/\s]{1,120}(?:/[^/\s]{1,120}){1,40}/?",
+    0,
 )
-"""A file's path as a line prints it: a name with an extension, or an absolute path of two parts or more."""
+"""A file's path as a line prints it: a name with a model, data or config extension, or an absolute path of
+two parts or more."""
+NEAR = 60
+"""How far (in characters) from the wording that says it could not be used a path is read."""
+
+
+def path_near(line: str, start: int, end: int, kind: str) -> str:
+    """The token of ``line`` nearest to ``line[start:end]`` (before it or after it, at most :data:`NEAR`
+    characters away) that is a library's name (``kind`` ``library``) or a file's path (``file``: not a
+    source file, which is where the line was printed), without trailing punctuation; "" when none is."""
+    best = ""
+    best_gap = NEAR + 1
+    test = _LIBRARY_NAME if kind == "library" else _FILE_NAME
+    for token in _TOKEN.finditer(line, max(0, start - NEAR - 400), min(len(line), end + NEAR)):
+        gap = start - token.end() if token.end() <= start else token.start() - end
+        if gap < 0 or gap >= best_gap:
+            continue
+        value = token.group().rstrip(".,:;!?")
+        if test.fullmatch(value) and (kind == "library" or FILE_LINE.search(value + ":1") is None):
+            best, best_gap = value, gap
+    return best
+
+
 _OPEN_FAILED = (
     r"(?P<problem>[Nn]o such file(?: or directory)?|does not exist|doesn'?t exist|not found|cannot open"
     r"|can'?t open|could(?:n['’]t| not) (?:be )?open(?:ed)?|unable to (?:open|read|load|find)|[Ff]ailed to "
@@ -234,12 +276,6 @@ def _two_differ(values: dict[str, str], line: str) -> bool:
     return len(keys) >= 2 and values[keys[0]].replace(" ", "") != values[keys[1]].replace(" ", "")
 
 
-def _not_source(values: dict[str, str], line: str) -> bool:
-    """A path that is no source file (``backend_delegate.mm``, ``subgraph.cpp`` is where a line was printed,
-    not the file the step could not open)."""
-    return FILE_LINE.search(values["path"] + ":1") is None
-
-
 def _library_not_found(values: dict[str, str], line: str) -> bool:
     """A library the line says could not be loaded, with no other reason of the loader's after its name
     (:data:`_LIBRARY_OTHER`)."""
@@ -250,15 +286,9 @@ _VALID = {
     "zero": _zero_or_below,
     "size": _not_all_zero,
     "differ": _two_differ,
-    "not_source": _not_source,
     "library": _library_not_found,
 }
 
-_LIBRARY = (
-    r"(?P<path>(?:[A-Za-z]:)?(?:[\\/]?[\w.@+~ -]{1,120}[\\/]){0,40}[\w@+~-][\w.@+~-]{0,120}"
-    r"\.(?:so(?:\.\d{1,4}){0,4}|dll|dylib)\b)"
-)
-"""A shared library's name or path (``libnvinfer.so.10``, ``C:\\x\\onnxruntime.dll``)."""
 _LIBRARY_CAUSE = (
     'The line says a library could not be used ("{problem}"): {path}. The loader did not find it on its '
     "search path, or "
@@ -370,10 +400,10 @@ REASON_KINDS: tuple[ReasonKind, ...] = (
     ),
     ReasonKind(
         "dtype-pair",
-        rf"(?i:\b(?:type|dtype|data ?type|element)\w{{0,6}}\b)[^\n]{{0,60}}?(?P<dtype>\b{_DTYPE})(?![\w(])"
-        r"[^\n]{0,60}?(?:\bvs\.?|!=|\bexpected\b|\bbut\b|\binstead of\b|\bdoes not match\b"
+        rf"(?i:\b(?:type|dtype|data ?type|element)\w{{0,6}}\b)[^\n]{{0,40}}?(?P<dtype>\b{_DTYPE})(?![\w(])"
+        r"[^\n]{0,40}?(?:\bvs\.?|!=|\bexpected\b|\bbut\b|\binstead of\b|\bdoes not match\b"
         r"|\bmismatch\w{0,3}\b"
-        rf"|\bto\b|\bwith\b|\band\b)[^\n]{{0,30}}?(?P<dtype2>\b{_DTYPE})(?![\w(])",
+        rf"|\bto\b|\bwith\b|\band\b)[^\n\w]{{0,4}}(?:\w{{1,12}}[^\n\w]{{1,4}}){{0,2}}?(?P<dtype2>\b{_DTYPE})(?![\w(])",
         "The line names two data types where one was required: {dtype} and {dtype2}. A tensor of one type "
         "reached a place (a model input, an op's input, a binding) declared for the other.",
         "Make the types agree: cast the data fed to that input to the type the model declares (for "
@@ -410,20 +440,8 @@ REASON_KINDS: tuple[ReasonKind, ...] = (
         "release reads.",
         "differ",
     ),
-    *(
-        ReasonKind("library-not-loaded", pattern, _LIBRARY_CAUSE, _LIBRARY_FIX, "library")
-        for pattern in (
-            rf"{_OPEN_FAILED}[^\n]{{0,40}}?['\"`“:]\s{{0,2}}{_LIBRARY}",
-            rf"{_LIBRARY}['\"`”]?[^\n]{{0,60}}?{_OPEN_FAILED}",
-        )
-    ),
-    *(
-        ReasonKind("file-not-opened", pattern, _FILE_CAUSE, _FILE_FIX, "not_source")
-        for pattern in (
-            rf"{_OPEN_FAILED_FILE}[^\n]{{0,40}}?['\"`“:]\s{{0,2}}{_PATH}",
-            rf"{_PATH}['\"`”]?[^\n]{{0,30}}?{_OPEN_FAILED_FILE}",
-        )
-    ),
+    ReasonKind("library-not-loaded", _OPEN_FAILED, _LIBRARY_CAUSE, _LIBRARY_FIX, "library", "library"),
+    ReasonKind("file-not-opened", _OPEN_FAILED_FILE, _FILE_CAUSE, _FILE_FIX, path="file"),
     *(
         ReasonKind("op-unsupported", pattern, _OP_CAUSE, _OP_FIX)
         for pattern in (

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.clauses import REASON_LINE_ID
 from dumpscope.core.knowledge.kb import fill
-from dumpscope.core.knowledge.reasons import REASON_KINDS, reason_hint, reason_kind
+from dumpscope.core.knowledge.reasons import REASON_KINDS, ReasonKind, path_near, reason_hint, reason_kind
 
 READ = [
     # dev messages.jsonl:9 (rknn-toolkit's load_onnx)
@@ -145,17 +145,16 @@ _PLACEHOLDER = re.compile(r"\{([a-z_0-9]+)(?:\|[^{}]*)?\}")
 
 
 @pytest.mark.parametrize("kind", [k for k in REASON_KINDS if k.cause], ids=lambda k: k.name)
-def test_every_placeholder_of_a_kind_is_a_value_it_reads(kind: object) -> None:
-    """A kind fills its cause and fix only with what its pattern reads: no placeholder is left unfilled."""
-    groups = set(kind.pattern.groupindex)  # type: ignore[attr-defined]
-    used = set(_PLACEHOLDER.findall(kind.cause + kind.fix))  # type: ignore[attr-defined]
-    assert used and used <= groups, (used, groups)
+def test_every_placeholder_of_a_kind_is_a_value_it_reads(kind: ReasonKind) -> None:
+    """A kind fills its cause and fix only with what it reads: no placeholder is left unfilled."""
+    used = set(_PLACEHOLDER.findall(kind.cause + kind.fix))
+    assert used and used <= kind.reads(), (used, kind.reads())
 
 
 def test_hint_rows_have_no_values_and_no_cause() -> None:
     hints = [k for k in REASON_KINDS if not k.cause]
     assert [k.name for k in hints] == ["assertion", "parameter-check", "limit", "not-supported"]
-    assert all(not k.pattern.groupindex and "{" not in k.fix for k in hints)
+    assert all(not k.reads() and "{" not in k.fix for k in hints)
     # a line a kind reads with its values starts a code card's fix with that kind's fix
     assert reason_hint("Unsupported operator: aten::foo").startswith("replace {op} before this step")
 
@@ -272,3 +271,26 @@ def test_a_kinds_wording_with_values_reads_them_and_without_them_reads_no_kind(
     assert a in values or a in " ".join(values)
     assert not _PLACEHOLDER.search(fill(read[0].cause + " " + read[0].fix, read[1]))
     assert reason_kind(prefix + template.format(a="", b="")) is None
+
+
+def test_a_path_is_the_token_nearest_to_the_wording_that_it_could_not_be_used() -> None:
+    line = "[backend_delegate.mm:288] init failed The file “model.mlmodelc” couldn’t be opened"
+    at = line.index("couldn’t")
+    assert path_near(line, at, at + 8, "file") == "model.mlmodelc"  # not the source file it was printed at
+    line = "OSError: libcudart.so.11.0: cannot open shared object file"
+    at = line.index("cannot open")
+    assert path_near(line, at, at + 11, "library") == "libcudart.so.11.0"
+    assert path_near(line, at, at + 11, "file") == ""  # a library is no model or data file
+    far = "x.onnx " + "y" * 80 + " not found"
+    assert path_near(far, far.index("not found"), len(far), "file") == ""  # too far from the wording
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*"ab/.:_- 'x", ".so", ".onnx", " not found"]), max_size=60).map("".join)
+)
+def test_a_path_read_is_a_token_of_the_line(text: str) -> None:
+    """Property: whatever the line, a path read is text of the line, near the wording, never empty-bodied."""
+    for kind in ("library", "file"):
+        path = path_near(text, len(text) // 2, len(text) // 2, kind)
+        assert path == "" or (path in text and " " not in path and len(path) >= 2)
