@@ -219,6 +219,12 @@ NEAR = 60
 """How far (in characters) from the wording that says it could not be used a path is read."""
 
 
+def _plain_file(value: str) -> bool:
+    """A file that is neither a source file (where a line was printed) nor a shared library (the library
+    kind's, whose advice is the loader's search path)."""
+    return FILE_LINE.search(value + ":1") is None and _LIBRARY_NAME.fullmatch(value) is None
+
+
 def path_near(line: str, start: int, end: int, kind: str) -> str:
     """The token of ``line`` nearest to ``line[start:end]`` (before it or after it, at most :data:`NEAR`
     characters away) that is a library's name (``kind`` ``library``) or a file's path (``file``: not a
@@ -226,12 +232,12 @@ def path_near(line: str, start: int, end: int, kind: str) -> str:
     best = ""
     best_gap = NEAR + 1
     test = _LIBRARY_NAME if kind == "library" else _FILE_NAME
-    for token in _TOKEN.finditer(line, max(0, start - NEAR - 400), min(len(line), end + NEAR)):
+    for token in _TOKEN.finditer(line, max(0, start - NEAR - 400), min(len(line), end + NEAR + 400)):
         gap = start - token.end() if token.end() <= start else token.start() - end
         if gap < 0 or gap >= best_gap:
             continue
         value = token.group().rstrip(".,:;!?")
-        if test.fullmatch(value) and (kind == "library" or FILE_LINE.search(value + ":1") is None):
+        if test.fullmatch(value) and (kind == "library" or _plain_file(value)):
             best, best_gap = value, gap
     return best
 

@@ -281,6 +281,10 @@ def test_a_path_is_the_token_nearest_to_the_wording_that_it_could_not_be_used() 
     at = line.index("cannot open")
     assert path_near(line, at, at + 11, "library") == "libcudart.so.11.0"
     assert path_near(line, at, at + 11, "file") == ""  # a library is no model or data file
+    # dev round26.jsonl:19: a long path after the wording is read whole
+    line = "coremlc: Error: unable to read document: /Users/me/" + "a" * 70 + "/model_FP16.mlmodel"
+    at = line.index("unable to read")
+    assert path_near(line, at, at + 14, "file") == line[line.index("/Users") :]
     far = "x.onnx " + "y" * 80 + " not found"
     assert path_near(far, far.index("not found"), len(far), "file") == ""  # too far from the wording
 
