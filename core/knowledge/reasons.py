@@ -282,6 +282,16 @@ def _two_differ(values: dict[str, str], line: str) -> bool:
     return len(keys) >= 2 and values[keys[0]].replace(" ", "") != values[keys[1]].replace(" ", "")
 
 
+_UNNAMED = frozenset({"value", "it", "this", "that", "which", "data", "number", "field", "parameter"})
+"""Words that stand where a limit's subject would be named but name nothing (``field value exceeds``)."""
+
+
+def _names_what(values: dict[str, str], line: str) -> bool:
+    """A subject that names what is over the limit (``K``, ``seq_len``), not a word of no name
+    (:data:`_UNNAMED`): the fix says to bring it under the limit."""
+    return values["what"].lower() not in _UNNAMED
+
+
 def _library_not_found(values: dict[str, str], line: str) -> bool:
     """A library the line says could not be loaded, with no other reason of the loader's after its name
     (:data:`_LIBRARY_OTHER`)."""
@@ -293,6 +303,7 @@ _VALID = {
     "size": _not_all_zero,
     "differ": _two_differ,
     "library": _library_not_found,
+    "named": _names_what,
 }
 
 _LIBRARY_CAUSE = (
@@ -338,9 +349,10 @@ _DTYPE_REFUSED_CAUSE = (
     "implementation for {dtype} in this tool or on this target."
 )
 _DTYPE_REFUSED_FIX = (
-    "Give that place another type: cast to a type the tool takes there before the op (for example int32 "
-    "for int64 indices and shapes, float32 or float16 for float64), in the source model before export or "
-    "with the exporter's or converter's type options, and feed data of the type the model then declares."
+    "Give that place another type: cast to a type the tool takes there before the op (float32 is taken "
+    "almost everywhere; int32 in place of int64 indices and shapes, float32 or float16 in place of "
+    "float64), in the source model before export or with the exporter's or converter's type options, and "
+    "feed data of the type the model then declares."
 )
 
 _SHAPE_WORD = r"(?P<what>shapes?|dimensions?|dims?|rank|n_dims|ndims?|sizes?|batch(?:[ _]size)?|channels?)"
@@ -469,6 +481,7 @@ REASON_KINDS: tuple[ReasonKind, ...] = (
         "Bring {what} under {limit}: a smaller dimension, K, batch, sequence length or input size, the op "
         "split into parts that each fit (a TopK over chunks, a large convolution or matmul tiled), or that "
         "op moved to another device or a CPU fallback.",
+        "named",
     ),
     ReasonKind(
         "out-of-memory",

@@ -133,6 +133,8 @@ NO_KIND = [
     "expected shape (1, 3) but got (1, 3)",  # the same value twice: nothing differs
     "[subgraph.cpp:59] Node: name = Sqrt_4372, description = Sqrt; Is not found in OperationRegistry",
     "Assertion `size >= bsize` failed",
+    # dev round12.jsonl:8: 'value' names nothing the fix could bring under the limit
+    "E RKNN: REGTASK: The bit width of field value exceeds the limit, limit: 0x1fff, value: 0x31ff",
 ]
 
 
