@@ -20,15 +20,7 @@ from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
-from dumpscope.core.knowledge.reasons import (
-    CHECK,
-    REASON_KINDS,
-    ReasonKind,
-    named_parts,
-    reason_hint,
-    reason_kind,
-    reason_line,
-)
+from dumpscope.core.knowledge.reasons import CHECK, named_parts, reason_line
 from dumpscope.core.knowledge.tracebacks import MAX_FRAMES_LINES, traceback_end
 from dumpscope.core.knowledge.words import is_common_word
 
@@ -5526,6 +5518,8 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
     quote = f'The message states its own reason in this line: "{{detail}}"{where}.'
     reasons = top.reason.split("+")
     how = reasons if "words" in reasons else [*[r for r in reasons if r != "pattern"], "pattern"]
+    from dumpscope.core.knowledge.reason_kinds import reason_kind  # only here: a quote's kind
+
     read = reason_kind(line)
     if read is not None:
         kind, values = read
@@ -5591,9 +5585,6 @@ MIN_REASON_WORDS = 4
 """A captured reason of fewer words is no reason the card leads with: ``Non-zero`` (a line wrapped after the
 status), or a short status phrase the card itself explains (``Protobuf serialization failed``: onnxruntime's
 INVALID_PROTOBUF card says what a failed save means)."""
-REASON_HINTS: tuple[ReasonKind, ...] = tuple(k for k in REASON_KINDS if not k.cause)
-"""The kinds of :data:`.reasons.REASON_KINDS` that only start a code card's fix (no values, no cause):
-an assertion, a parameter check, a limit, something not supported."""
 
 
 def without_reason_sentence(cause: str) -> str:
@@ -5623,6 +5614,8 @@ def code_reason_answered(m: Match, reason: str) -> Match:
     card = without_reason_sentence(e.cause)
     own = tuple((k, v) for k, v in m.captures if k != "reason")
     captures = (("detail", reason.rstrip().rstrip(".").rstrip()), *own)
+    from dumpscope.core.knowledge.reason_kinds import reason_hint, reason_kind  # only here: a reason's kind
+
     source = CODE_REASON.source
     cause = CODE_REASON.cause.replace("{card}", card)
     read = reason_kind(reason)

@@ -19,14 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import KnowledgeBase
-from dumpscope.core.knowledge.clauses import (
-    CODE_REASON,
-    MIN_REASON_WORDS,
-    REASON_HINTS,
-    without_reason_sentence,
-)
+from dumpscope.core.knowledge.clauses import CODE_REASON, MIN_REASON_WORDS, without_reason_sentence
 from dumpscope.core.knowledge.kb import Match
-from dumpscope.core.knowledge.reasons import OTHER_REASON_HINT, reason_hint
+from dumpscope.core.knowledge.reason_kinds import OTHER_REASON_HINT, REASON_KINDS, reason_hint
 
 
 def _top(kb: KnowledgeBase, text: str) -> Match:
@@ -115,6 +110,7 @@ def test_without_reason_sentence_drops_only_the_quoting_sentence() -> None:
 
 
 def test_each_reason_kind_has_its_hint() -> None:
+    REASON_HINTS = [k for k in REASON_KINDS if not k.cause]  # noqa: N806 (the table's value-less rows)
     assert reason_hint("Assertion x > 0 failed") == REASON_HINTS[0].fix
     assert reason_hint("Parameter check failed, condition: dims.d[0] > 0") == REASON_HINTS[1].fix
     assert reason_hint("K exceeds the allowed range") == REASON_HINTS[2].fix

@@ -2,7 +2,8 @@
 
 A family card over a message with a reason line (:func:`.clauses.reason_line_answered`) and a code card over
 a message that prints its reason with its code (:func:`.clauses.code_reason_answered`) both read that line
-with one table, :data:`.reasons.REASON_KINDS`: two shapes or dims that differ, two data types, an opset or IR
+with one table, :data:`.reason_kinds.REASON_KINDS`:
+two shapes or dims that differ, two data types, an opset or IR
 version pair, a library or file that could not be used, an op with no implementation, a size or index of
 zero or below, an index out of range, a value over a limit, memory with a size, a name the model lacks.  A
 kind speaks only where it read every value it names; otherwise the line is only quoted, as before.
@@ -20,7 +21,13 @@ from hypothesis import strategies as st
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.clauses import REASON_LINE_ID
 from dumpscope.core.knowledge.kb import fill
-from dumpscope.core.knowledge.reasons import REASON_KINDS, ReasonKind, path_near, reason_hint, reason_kind
+from dumpscope.core.knowledge.reason_kinds import (
+    REASON_KINDS,
+    ReasonKind,
+    path_near,
+    reason_hint,
+    reason_kind,
+)
 
 READ = [
     # dev messages.jsonl:9 (rknn-toolkit's load_onnx)
