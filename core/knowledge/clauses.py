@@ -23,7 +23,6 @@ from dumpscope.core.knowledge.index import RUNTIME_FAMILIES
 from dumpscope.core.knowledge.reasons import CHECK, named_parts, reason_line
 from dumpscope.core.knowledge.tracebacks import MAX_FRAMES_LINES, traceback_end
 from dumpscope.core.knowledge.words import is_common_word
-from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -5516,7 +5515,20 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
     named = dict(parts)
     check = CHECK.search(line) is not None
     where = _WHERE_PRINTED.get(("file" in named, check), "")
-    cause = f'The message states its own reason in this line: "{{detail}}"{where}. {_first_sentence(e.cause)}'
+    quote = f'The message states its own reason in this line: "{{detail}}"{where}.'
+    reasons = top.reason.split("+")
+    how = reasons if "words" in reasons else [*[r for r in reasons if r != "pattern"], "pattern"]
+    from dumpscope.core.knowledge.reason_kinds import reason_kind  # only here: a quote's kind
+
+    read = reason_kind(line)
+    if read is not None:
+        kind, values = read
+        parts = (*[p for p in parts if p[0] not in dict(values)], *values)
+        cause = f"{quote} {kind.cause} {_first_sentence(e.cause)}"
+        fix = f"{kind.fix} For the step in general: {e.fix}"
+        source = f"{REASON_LINE_SOURCE}, read as a reason of kind '{kind.name}' (dumpscope's reason kinds)"
+        return [_answered_as(top, REASON_LINE_ID, cause, fix, source, parts, how), *matches[1:]]
+    cause = f"{quote} {_first_sentence(e.cause)}"
     if "file" in named and check:
         act = "read the condition checked at {file}, line {line}: the values it compares are"
     elif "value" in named:
@@ -5528,8 +5540,6 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
         "tool's options); the line is the tool's own text, which no more specific entry here explains. "
         f"For the step in general: {e.fix}"
     )
-    reasons = top.reason.split("+")
-    how = reasons if "words" in reasons else [*[r for r in reasons if r != "pattern"], "pattern"]
     answered = _answered_as(top, REASON_LINE_ID, cause, fix, REASON_LINE_SOURCE, parts, how)
     return [answered, *matches[1:]]
 
@@ -5575,45 +5585,6 @@ MIN_REASON_WORDS = 4
 """A captured reason of fewer words is no reason the card leads with: ``Non-zero`` (a line wrapped after the
 status), or a short status phrase the card itself explains (``Protobuf serialization failed``: onnxruntime's
 INVALID_PROTOBUF card says what a failed save means)."""
-REASON_HINTS = (
-    (
-        LazyPattern(r"\bassert(?:ion)?\b", re.IGNORECASE),
-        "an assertion is a check inside the tool's own code that this graph or call broke (the condition "
-        "says which value was wrong), not a misuse it can name: find the layer it was handling (a verbose "
-        "log names it), fold constants and simplify the model, and try the tool's latest patch release, "
-        "where such checks are often fixed",
-    ),
-    (
-        LazyPattern(r"\bparameter check failed\b", re.IGNORECASE),
-        "the condition after 'Parameter check failed' is an argument check of the API call it names: the "
-        "argument it tests (a null pointer, a dimension below one, a name or index the network does not "
-        "have) is the one to fix in the calling code",
-    ),
-    (
-        LazyPattern(
-            r"\bexceed|\b(?:maximum|max)\b[^\n]{0,40}\ballowed\b|\bgreater than\b|\blarger than\b", re.I
-        ),
-        "it names a value over a limit of the tool: make that value fit under the limit it states (a smaller "
-        "dimension, K, batch or sequence length, or the op split in parts), or move that op elsewhere",
-    ),
-    (
-        LazyPattern(r"\bnot supported\b|\bunsupported\b|\bno implementation\b|\bnot implemented\b", re.I),
-        "nothing in this build implements what it names: change the op, data type or shape it names to one "
-        "the tool supports, or use a release that supports it",
-    ),
-)
-"""Kinds of reason, tried in order, and the first words of the fix for each (the reason's own wording says
-which kind it is)."""
-OTHER_REASON_HINT = (
-    "the layer, check, value, shape or file it names is what to change (in the model, its shapes, or the "
-    "build or session options)"
-)
-"""The first words of :data:`CODE_REASON`'s fix for a reason of no kind :data:`REASON_HINTS` knows."""
-
-
-def reason_hint(reason: str) -> str:
-    """The first words of :data:`CODE_REASON`'s fix for ``reason`` (:data:`REASON_HINTS`)."""
-    return next((hint for rx, hint in REASON_HINTS if rx.search(reason)), OTHER_REASON_HINT)
 
 
 def without_reason_sentence(cause: str) -> str:
@@ -5640,12 +5611,22 @@ def code_reason_answered(m: Match, reason: str) -> Match:
     """The code card ``m`` answered by :data:`CODE_REASON` with ``reason`` (read whole) leading: the card's
     cause follows without its own sentence about the reason, its fix after the reason's."""
     e = m.entry
-    cause = CODE_REASON.cause.replace("{card}", without_reason_sentence(e.cause))
-    fix = CODE_REASON.fix.replace("{hint}", reason_hint(reason)).replace("{card_fix}", e.fix)
-    codes = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    card = without_reason_sentence(e.cause)
     own = tuple((k, v) for k, v in m.captures if k != "reason")
     captures = (("detail", reason.rstrip().rstrip(".").rstrip()), *own)
-    return _answered_as(m, CODE_REASON.id, cause, fix, CODE_REASON.source, captures, [*codes, "pattern"])
+    from dumpscope.core.knowledge.reason_kinds import reason_hint, reason_kind  # only here: a reason's kind
+
+    source = CODE_REASON.source
+    cause = CODE_REASON.cause.replace("{card}", card)
+    read = reason_kind(reason)
+    if read is not None:  # the kind's cause right after the reason it reads; its values fill cause and fix
+        kind, values = read
+        cause = cause.replace('"{detail}". ', f'"{{detail}}". {kind.cause} ', 1)
+        captures = (*[c for c in captures if c[0] not in dict(values)], *values)
+        source = f"{source}, read as a reason of kind '{kind.name}' (dumpscope's reason kinds)"
+    fix = CODE_REASON.fix.replace("{hint}", reason_hint(reason)).replace("{card_fix}", e.fix)
+    codes = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    return _answered_as(m, CODE_REASON.id, cause, fix, source, captures, [*codes, "pattern"])
 
 
 def whole_reason(reason: str, text: str) -> str:

@@ -19,15 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import KnowledgeBase
-from dumpscope.core.knowledge.clauses import (
-    CODE_REASON,
-    MIN_REASON_WORDS,
-    OTHER_REASON_HINT,
-    REASON_HINTS,
-    reason_hint,
-    without_reason_sentence,
-)
+from dumpscope.core.knowledge.clauses import CODE_REASON, MIN_REASON_WORDS, without_reason_sentence
 from dumpscope.core.knowledge.kb import Match
+from dumpscope.core.knowledge.reason_kinds import OTHER_REASON_HINT, REASON_KINDS, reason_hint
 
 
 def _top(kb: KnowledgeBase, text: str) -> Match:
@@ -73,7 +67,9 @@ def test_a_trt_limit_reason_points_the_fix_at_the_limit(kb: KnowledgeBase) -> No
     top = _top(kb, TRT_LIMIT)
     assert top.entry.id == "tensorrt-ErrorCode-INVALID-CONFIG-builder-4+code-own-reason"
     assert '"/TopK: K exceeds the maximum value allowed (3840)"' in top.cause  # whole, no final period
-    assert top.fix.startswith("Start from that reason: it names a value over a limit of the tool")
+    # the reason is of the over-limit kind with its two values read: what is over the limit, and the limit
+    assert "The line says K exceeds a limit of this tool or target, 3840" in top.cause
+    assert top.fix.startswith("Start from that reason: bring K under 3840:")
     _no_placeholder_left(top)
 
 
@@ -114,10 +110,13 @@ def test_without_reason_sentence_drops_only_the_quoting_sentence() -> None:
 
 
 def test_each_reason_kind_has_its_hint() -> None:
-    assert reason_hint("Assertion x > 0 failed") == REASON_HINTS[0][1]
-    assert reason_hint("Parameter check failed, condition: dims.d[0] > 0") == REASON_HINTS[1][1]
-    assert reason_hint("K exceeds the maximum value allowed (3840)") == REASON_HINTS[2][1]
-    assert reason_hint("the Zq op is not supported in INT8") == REASON_HINTS[3][1]
+    REASON_HINTS = [k for k in REASON_KINDS if not k.cause]  # noqa: N806 (the table's value-less rows)
+    assert reason_hint("Assertion x > 0 failed") == REASON_HINTS[0].fix
+    assert reason_hint("Parameter check failed, condition: dims.d[0] > 0") == REASON_HINTS[1].fix
+    assert reason_hint("K exceeds the allowed range") == REASON_HINTS[2].fix
+    assert reason_hint("the Zq thing is not supported in INT8") == REASON_HINTS[3].fix
+    # a reason whose kind reads its values starts the fix with that kind's own (placeholders kept to fill)
+    assert reason_hint("K exceeds the maximum value allowed (3840)").startswith("bring {what} under {limit}")
     assert reason_hint("zq words of no kind") == OTHER_REASON_HINT
     assert "{hint}" in CODE_REASON.fix and "{card_fix}" in CODE_REASON.fix and "{card}" in CODE_REASON.cause
 

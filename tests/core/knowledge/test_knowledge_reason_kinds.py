@@ -1,0 +1,309 @@
+"""The kind of reason a line states, read with its own values (issue 23: specific advice, s31a).
+
+A family card over a message with a reason line (:func:`.clauses.reason_line_answered`) and a code card over
+a message that prints its reason with its code (:func:`.clauses.code_reason_answered`) both read that line
+with one table, :data:`.reason_kinds.REASON_KINDS`:
+two shapes or dims that differ, two data types, an opset or IR
+version pair, a library or file that could not be used, an op with no implementation, a size or index of
+zero or below, an index out of range, a value over a limit, memory with a size, a name the model lacks.  A
+kind speaks only where it read every value it names; otherwise the line is only quoted, as before.
+
+Each example is a dev message (file and line named) or a vendor's own wording with made-up values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.clauses import REASON_LINE_ID
+from dumpscope.core.knowledge.kb import fill
+from dumpscope.core.knowledge.reason_kinds import (
+    REASON_KINDS,
+    ReasonKind,
+    path_near,
+    reason_hint,
+    reason_kind,
+)
+
+READ = [
+    # dev messages.jsonl:9 (rknn-toolkit's load_onnx)
+    (
+        "E load_onnx: ValueError: Unsupport onnx opset 19, need <= 12!",
+        "version-pair",
+        {"what": "opset", "version": "19", "version2": "12"},
+    ),
+    # onnx's checker (onnx/checker.cc: 'Your model ir_version N is higher than the checker's (M)')
+    (
+        "ValidationError: Your model ir_version 10 is higher than the checker's (9).",
+        "version-pair",
+        {"what": "ir_version", "version": "10", "version2": "9"},
+    ),
+    # dev messages.jsonl:13
+    (
+        "E load_onnx: ValueError: Invalid input_shape = [0, 3, 0, 0] for input 0!",
+        "zero-or-negative-size",
+        {"what": "input_shape", "value": "[0, 3, 0, 0]"},
+    ),
+    # dev round8.jsonl:19 (TensorRT's parameter check)
+    (
+        "call of getBindingDimensions with invalid bindingIndex -1",
+        "zero-or-negative-size",
+        {"what": "bindingIndex", "value": "-1"},
+    ),
+    # dev round32.jsonl:8
+    ("/TopK: K exceeds the maximum value allowed (3840)", "over-limit", {"what": "K", "limit": "3840"}),
+    # dev round24.jsonl:51 (onnxruntime's C# binding)
+    (
+        "OnnxRuntimeException: [ErrorCode:InvalidArgument] Tensor element data type discovered: Int64 "
+        "metadata expected: Float",
+        "dtype-pair",
+        {"dtype": "Int64", "dtype2": "Float"},
+    ),
+    # onnxruntime's input check (inference_session.cc 'Unexpected input data type. Actual: ... expected: ...')
+    (
+        "INVALID_ARGUMENT : Unexpected input data type. Actual: (tensor(double)) , expected: (tensor(float))",
+        "dtype-pair",
+        {"dtype": "tensor(double)", "dtype2": "tensor(float)"},
+    ),
+    # dev round24.jsonl:39
+    (
+        "Unable to load library: nvinfer_builder_resource_10.dll",
+        "library-not-loaded",
+        {"problem": "Unable to load", "path": "nvinfer_builder_resource_10.dll"},
+    ),
+    # the dynamic loader's own wording (dlerror)
+    (
+        "OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        "library-not-loaded",
+        {"path": "libcudart.so.11.0", "problem": "cannot open"},
+    ),
+    # dev round26.jsonl:19 (coremlc)
+    (
+        "coremlc: Error: unable to read document: /Users/me/Resources/model_FP16.mlmodel",
+        "file-not-opened",
+        {"problem": "unable to read", "path": "/Users/me/Resources/model_FP16.mlmodel"},
+    ),
+    # dev round22.jsonl:25: the file the step could not open, not the source file the line was printed at
+    (
+        "[backend_delegate.mm:288] [Core ML] Model init failed The file “model.mlmodelc” couldn’t be opened "
+        "because there is no such file.",
+        "file-not-opened",
+        {"path": "model.mlmodelc", "problem": "couldn’t be opened"},
+    ),
+    # torch.onnx's refusal of an aten operator
+    (
+        "Exporting the operator 'aten::unflatten' to ONNX opset version 11 is not supported",
+        "op-unsupported",
+        {"op": "aten::unflatten"},
+    ),
+    (
+        "Unsupported operator: aten::scaled_dot_product_attention",
+        "op-unsupported",
+        {"op": "aten::scaled_dot_product_attention"},
+    ),
+    (
+        "ValueError: Expected input shape (1, 3, 640, 640) but got (1, 3, 320, 320)",
+        "shape-expected-got",
+        {"what": "shape", "want": "(1, 3, 640, 640)", "got": "(1, 3, 320, 320)"},
+    ),
+    ("mismatch in dimension 1: 3 vs 4", "shape-differ", {"what": "dimension", "value": "3", "value2": "4"}),
+    (
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 7.79 GiB total capacity)",
+        "out-of-memory",
+        {"size": "2.00 GiB"},
+    ),
+    ("index 5 is out of bounds for axis 0 with size 3", "index-out-of-range", {"value": "5", "limit": "3"}),
+    ("Input 'images' not found in the model", "name-not-found", {"what": "Input", "name": "images"}),
+]
+
+
+@pytest.mark.parametrize(("line", "kind", "values"), READ)
+def test_each_kind_reads_its_values_from_the_line(line: str, kind: str, values: dict[str, str]) -> None:
+    read = reason_kind(line)
+    assert read is not None, line
+    assert read[0].name == kind
+    assert dict(read[1]) == values
+
+
+NO_KIND = [
+    "NameError: name 'exit' is not defined",  # dev round30.jsonl:32: a Python name, no model's
+    "ggml_calloc: failed to allocate   0.00 MB",  # dev round25.jsonl:19: memory, but a size of zero
+    "this layer is not supported",  # no op named
+    "Some of the operators in the model are not supported by the standard TensorFlow Lite runtime.",
+    "E RKNN: [12:17:25.781] only support input n_dims == 4 when batch_size > 1",  # one value, no pair
+    # dev round24.jsonl:14: a Swift language version is no model version the kind's fix speaks of
+    'coremlcompiler: Error: unrecognized Swift version "4.2".  Expected one of: 3.0, 3.1, 3.2 or 4.0',
+    "expected shape (1, 3) but got (1, 3)",  # the same value twice: nothing differs
+    "[subgraph.cpp:59] Node: name = Sqrt_4372, description = Sqrt; Is not found in OperationRegistry",
+    "Assertion `size >= bsize` failed",
+    # dev round12.jsonl:8: 'value' names nothing the fix could bring under the limit
+    "E RKNN: REGTASK: The bit width of field value exceeds the limit, limit: 0x1fff, value: 0x31ff",
+]
+
+
+@pytest.mark.parametrize("line", NO_KIND)
+def test_a_line_without_a_kinds_values_reads_as_no_kind(line: str) -> None:
+    assert reason_kind(line) is None
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_0-9]+)(?:\|[^{}]*)?\}")
+
+
+@pytest.mark.parametrize("kind", [k for k in REASON_KINDS if k.cause], ids=lambda k: k.name)
+def test_every_placeholder_of_a_kind_is_a_value_it_reads(kind: ReasonKind) -> None:
+    """A kind fills its cause and fix only with what it reads: no placeholder is left unfilled."""
+    used = set(_PLACEHOLDER.findall(kind.cause + kind.fix))
+    assert used and used <= kind.reads(), (used, kind.reads())
+
+
+def test_hint_rows_have_no_values_and_no_cause() -> None:
+    hints = [k for k in REASON_KINDS if not k.cause]
+    assert [k.name for k in hints] == ["assertion", "parameter-check", "limit", "not-supported"]
+    assert all(not k.reads() and "{" not in k.fix for k in hints)
+    # a line a kind reads with its values starts a code card's fix with that kind's fix
+    assert reason_hint("Unsupported operator: aten::foo").startswith("replace {op} before this step")
+
+
+_PIECES = [
+    *"abcxyz019 -_.,:;=()[]'\"/<>!",
+    *["shape", " vs ", "expected ", " got ", "opset ", " need <= ", "float16", "int64", "Unable to load "],
+    *["lib.so", "size ", "invalid ", "index ", " out of range ", "op ", " not supported", "exceeds "],
+    *[" limit ", "out of memory ", "MB", "input ", " not found", "'", "(1, 3)", "-1", " type "],
+]
+_LINES = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=_LINES)
+def test_a_kind_never_speaks_without_its_values_nor_leaves_a_hole(line: str) -> None:
+    """Property: on any line, a kind that speaks read every value it names, each value is text of the line,
+    and its cause and fix filled with them hold no placeholder."""
+    read = reason_kind(line)
+    if read is None:
+        return
+    kind, values = read
+    assert values and all(v and v in line for _, v in values), (line, values)
+    text = fill(kind.cause + " " + kind.fix, values)
+    assert not _PLACEHOLDER.search(text), (line, text)
+
+
+# --- the answers that use the kinds -----------------------------------------------------------------------
+
+TFLITE_LIBRARY = (
+    "E/tflite: Failed to load library: libtensorflowlite_gpu_delegate.so: cannot open shared object file\n"
+    "tflite interpreter init failed"
+)
+
+
+def test_a_family_card_answered_by_a_kind_gives_that_kinds_advice_with_the_lines_values(
+    kb: KnowledgeBase,
+) -> None:
+    top = kb.lookup(TFLITE_LIBRARY, top=1)[0]
+    assert top.entry.id == f"family-tflite+{REASON_LINE_ID}"
+    assert "libtensorflowlite_gpu_delegate.so" in top.cause and "libtensorflowlite_gpu_delegate.so" in top.fix
+    assert top.fix.startswith("Check that libtensorflowlite_gpu_delegate.so is installed")
+    assert "kind 'library-not-loaded'" in top.entry.source
+    assert top.cause.startswith("The message states its own reason in this line:")  # the quote stays first
+    assert not _PLACEHOLDER.search(top.cause + top.fix)
+
+
+def test_a_family_card_over_a_line_of_no_kind_keeps_the_quote(kb: KnowledgeBase) -> None:
+    top = kb.lookup("E/tflite: NameError: name 'exit' is not defined\ntflite interpreter init failed", top=1)[
+        0
+    ]
+    assert top.entry.id == f"family-tflite+{REASON_LINE_ID}"
+    assert "Start from that line" in top.fix and "reason kinds" not in top.entry.source
+
+
+def test_a_code_card_reason_of_a_kind_leads_with_that_kinds_cause(kb: KnowledgeBase) -> None:
+    # TensorRT's 'Error Code N: <Category> (<reason>)' layout with made-up values
+    text = (
+        "[TRT] [E] 4: [shapeContext.cpp::z::1] Error Code 4: Internal Error (/conv1/Conv: input shape "
+        "(1, 3, 640, 640) vs (1, 3, 320, 320) mismatch)"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id.endswith("+code-own-reason")
+    assert (
+        "two shape values side by side that should agree and do not: (1, 3, 640, 640) and (1, 3, 320, 320)"
+        in top.cause
+    )
+    assert top.fix.startswith(
+        "Start from that reason: find where (1, 3, 640, 640) and (1, 3, 320, 320) come from"
+    )
+    assert "trtb:4" in top.codes
+    assert not _PLACEHOLDER.search(top.cause + top.fix)
+
+
+_INT = st.integers(min_value=1, max_value=4096).map(str)
+_DIMS = st.lists(st.integers(min_value=1, max_value=2048), min_size=2, max_size=4).map(
+    lambda d: "(" + ", ".join(map(str, d)) + ")"
+)
+_TYPES = st.sampled_from(["float16", "float32", "int64", "int32", "tensor(float)", "tensor(int64)", "uint8"])
+_NAME = st.from_regex(r"[a-z][a-z0-9_]{2,12}", fullmatch=True)
+TEMPLATES = {
+    "shape-expected-got": ("Expected input shape {a} but got {b}", _DIMS, _DIMS),
+    "shape-differ": ("broadcast shape mismatch: {a} vs {b}", _DIMS, _DIMS),
+    "dtype-pair": ("input data type {a} does not match {b}", _TYPES, _TYPES),
+    "version-pair": ("model opset {a} is not supported, supports up to {b}", _INT, _INT),
+    "library-not-loaded": ("Unable to load library: {a} (error {b})", _NAME.map("lib{}.so".format), _INT),
+    "out-of-memory": ("out of memory: failed to allocate {a} MB on device {b}", _INT, _INT),
+    "index-out-of-range": ("index {a} is out of range of size {b}", _INT, _INT),
+    "name-not-found": ("input '{a}' not found; the model has {b} inputs", _NAME, _INT),
+}
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(TEMPLATES)),
+    data=st.data(),
+    prefix=st.sampled_from(["", "E RKNN: ", "[E] ", "RuntimeError: ", "2025-01-01 12:00:00 ERROR: "]),
+)
+def test_a_kinds_wording_with_values_reads_them_and_without_them_reads_no_kind(
+    kind: str, data: st.DataObject, prefix: str
+) -> None:
+    """Property: a kind's wording with any values reads that kind and those values (a pair that differs),
+    its filled cause and fix hold no placeholder; the same wording with the values left out reads as no
+    kind of values at all (the line is then only quoted)."""
+    template, first, second = TEMPLATES[kind]
+    a, b = data.draw(first), data.draw(second)
+    line = prefix + template.format(a=a, b=b)
+    read = reason_kind(line)
+    if kind in ("shape-expected-got", "shape-differ", "dtype-pair", "version-pair") and a == b:
+        assert read is None or read[0].name != kind  # the same value twice: nothing differs
+        return
+    assert read is not None and read[0].name == kind, line
+    values = [v for _, v in read[1]]
+    assert a in values or a in " ".join(values)
+    assert not _PLACEHOLDER.search(fill(read[0].cause + " " + read[0].fix, read[1]))
+    assert reason_kind(prefix + template.format(a="", b="")) is None
+
+
+def test_a_path_is_the_token_nearest_to_the_wording_that_it_could_not_be_used() -> None:
+    line = "[backend_delegate.mm:288] init failed The file “model.mlmodelc” couldn’t be opened"
+    at = line.index("couldn’t")
+    assert path_near(line, at, at + 8, "file") == "model.mlmodelc"  # not the source file it was printed at
+    line = "OSError: libcudart.so.11.0: cannot open shared object file"
+    at = line.index("cannot open")
+    assert path_near(line, at, at + 11, "library") == "libcudart.so.11.0"
+    assert path_near(line, at, at + 11, "file") == ""  # a library is no model or data file
+    # dev round26.jsonl:19: a long path after the wording is read whole
+    line = "coremlc: Error: unable to read document: /Users/me/" + "a" * 70 + "/model_FP16.mlmodel"
+    at = line.index("unable to read")
+    assert path_near(line, at, at + 14, "file") == line[line.index("/Users") :]
+    far = "x.onnx " + "y" * 80 + " not found"
+    assert path_near(far, far.index("not found"), len(far), "file") == ""  # too far from the wording
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*"ab/.:_- 'x", ".so", ".onnx", " not found"]), max_size=60).map("".join)
+)
+def test_a_path_read_is_a_token_of_the_line(text: str) -> None:
+    """Property: whatever the line, a path read is text of the line, near the wording, never empty-bodied."""
+    for kind in ("library", "file"):
+        path = path_near(text, len(text) // 2, len(text) // 2, kind)
+        assert path == "" or (path in text and " " not in path and len(path) >= 2)
