@@ -1450,6 +1450,10 @@ _TORCH_ONNX: Markers = (
     # "... is not supported. Support for this operator was added in version {N}, try exporting with this
     # version").
     ("support for this operator was added in version", STRONG),
+    # Branch s31e: the torch.export-based exporter (default since PyTorch 2.9) imports onnxscript when an
+    # export starts (torch/onnx/_internal/exporter/_core.py; _lazy_import.py's onnxscript._framework_apis.*);
+    # no other family's dev text or the scan noise holds it.
+    ("no module named 'onnxscript", STRONG),
 )
 
 # Apache TVM, from apache/tvm:
