@@ -90,6 +90,15 @@ texts rule 3 read: after the entries change, rerun this script, which rebuilds b
 wheels).  One format, one loader and one
 look-up per 4-gram for every family; the table is read as it is stored (no decoding at start-up).  The
 same binaries and knowledge base give the same files, byte for byte.
+
+The same build writes a second table of that format, ``source_names.bin`` (named in the document as
+``names_table`` with its size and SHA-256; each family's count as ``names``): the compound names of each
+family's files (:data:`.family.NAME`: ``getUserRegion``, ``allow_custom_ops``, ``RUNTIME_EXCEPTION``, 12 to
+64 characters), from every literal of its files by the same three rules, less the ONNX operator types (any
+converter prints them) and the names PyTorch's Python sources spell (:data:`COMMON_CODE`: any model code's),
+a runtime's versioned symbol read without its ``_vN`` too.  Each is stored as the CRC-32 of the name as
+written.  Word 3-grams and 2-grams of the error texts were measured for this and left out: on the wording
+proxy's dev misses they pointed to a wrong tool as often as to the right one (see :func:`family_names`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ coremltools', LiteRT's, MNN's, ncnn's, Paddle2ONNX's, onnx-simplifier's, TVM's, 
 torch_npu's wheels, and torch's torch.onnx Python sources; torch's libraries', CUDA's, Cython's, pybind11's
 and numpy's texts count for no family),
 count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
+The compound names of a family's files (:data:`NAME`, ``source_names.bin`` from the same build) are no
+marker: :mod:`.kb` counts them as 4-grams in its wording cue and wording order only
+(:func:`source_name_counts`).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
 the sum of the weights, so a tool named by a marker only it prints is not out-voted by a
