@@ -90,6 +90,15 @@ texts rule 3 read: after the entries change, rerun this script, which rebuilds b
 wheels).  One format, one loader and one
 look-up per 4-gram for every family; the table is read as it is stored (no decoding at start-up).  The
 same binaries and knowledge base give the same files, byte for byte.
+
+The same build writes a second table of that format, ``source_names.bin`` (named in the document as
+``names_table`` with its size and SHA-256; each family's count as ``names``): the compound names of each
+family's files (:data:`.family.NAME`: ``getUserRegion``, ``allow_custom_ops``, ``RUNTIME_EXCEPTION``, 12 to
+64 characters), from every literal of its files by the same three rules, less the ONNX operator types (any
+converter prints them) and the names PyTorch's Python sources spell (:data:`COMMON_CODE`: any model code's),
+a runtime's versioned symbol read without its ``_vN`` too.  Each is stored as the CRC-32 of the name as
+written.  Word 3-grams and 2-grams of the error texts were measured for this and left out: on the wording
+proxy's dev misses they pointed to a wrong tool as often as to the right one (see :func:`family_names`).
 """
 
 from __future__ import annotations
@@ -114,6 +123,7 @@ sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "core" / "knowledge" / "source_grams.json"
 TABLE = OUT.with_suffix(".bin")
+NAMES_TABLE = OUT.with_name("source_names.bin")
 CACHE = Path.home() / ".cache" / "dumpscope" / "source_grams" / "wheels"
 ERRISH = re.compile(
     r"\b(fail|failed|failure|invalid|error|not|cannot|can't|unsupported|mismatch|expected|must|should|unable"
@@ -741,6 +751,84 @@ def family_grams(
     return out
 
 
+VERSIONED = re.compile(r"_v\d+$")
+"""The version suffix of a C library's exported symbol (cuBLAS's ``cublasCreate_v2``, which a caller's source
+spells ``cublasCreate``)."""
+
+
+def source_names(texts: Iterable[str]) -> set[str]:
+    """The compound names in the texts (:data:`.family.NAME`: ``camelCase``, ``PascalCase`` of two words or
+    more, ``snake_case``; 6 to 64 characters), as written: the product finds them with the same pattern."""
+    from dumpscope.core.knowledge.family import NAME
+
+    return {m.group() for t in texts for m in NAME.finditer(t)}
+
+
+COMMON_CODE = Wheel("torch", "2.14.0", "macosx_14_0_arm64", ("torch/*.py",), exclude=("torch/onnx/*",))
+"""PyTorch's Python sources (the wheel the ``torch`` and ``torch_onnx`` sources are read from; not
+torch.onnx, which is the ``torch_onnx`` family's): the names any model code spells (``input_var``,
+``channel_dim``, ``main_thread``, ``is_dynamic``), read from the whole source text, identifiers and all
+(:func:`common_names`)."""
+
+
+def common_names(cache: Path) -> set[str]:
+    """Every compound name (:func:`source_names`) in :data:`COMMON_CODE`'s files, as text: a name that a
+    program's own code may spell names no tool (:func:`family_names`'s ``common``)."""
+    return {
+        n for _, data in COMMON_CODE.binaries(cache) for n in source_names([data.decode("utf-8", "replace")])
+    }
+
+
+def operator_names() -> set[str]:
+    """The ONNX operator types, lower-cased (every opset of the installed onnx's schemas): a node's type is
+    printed by every converter and runtime that meets it (``LeakyRelu``, ``MatMulInteger``), so it names no
+    tool however few binaries spell it."""
+    import onnx.defs
+
+    return {s.name.lower() for s in onnx.defs.get_all_schemas_with_history()}
+
+
+def family_names(
+    strings: dict[str, set[str]],
+    embeds: dict[str, tuple[str, ...]],
+    kb_texts: dict[str, list[str]],
+    generic: Iterable[str] = (),
+    quotes: dict[str, set[str]] | None = None,
+    operators: Iterable[str] = (),
+    common: Iterable[str] = (),
+) -> dict[str, set[int]]:
+    """Each family's own compound names (:func:`source_names`: its API's functions, classes, options, enum
+    values, source files' stems), hashed as written (CRC-32), by the three rules of the 4-grams (module
+    docstring) over every literal of its files: a name in another family's or a runtime's files, or in
+    another family's entries, counts for neither; a name a linked library's files hold is its owner's.  An
+    ONNX operator type (``operators``, lower-cased) or a name of common code (``common``:
+    :func:`common_names`) counts for no family.  A message that names no tool and holds none of its
+    4-grams may still name its API (``getUserRegion``, ``allow_custom_ops``)."""
+    ops = {o.lower() for o in operators}
+    shared = set(common)
+
+    def linked(f: str) -> list[set[str]]:
+        return [strings[e] for e in embeds.get(f, ()) if e in strings]
+
+    everything = {
+        f: source_names(s.difference(*linked(f))).difference(*map(source_names, linked(f)))
+        for f, s in strings.items()
+    }
+    for f in generic:  # a runtime's versioned symbol (cublasCreate_v2) is also its name without the version
+        everything[f] = everything[f] | {VERSIONED.sub("", n) for n in everything[f]}
+    kb = {f: source_names(t) for f, t in kb_texts.items()}
+    out: dict[str, set[int]] = {}
+    for f in sorted(set(strings).difference(generic)):
+        kept = {n for n in everything[f] if n.lower() not in ops and n not in shared}
+        for g in sorted(set(everything) | set(kb)):
+            if g != f:
+                kept -= everything.get(g, set())
+                if f not in (quotes or {}).get(g, ()):
+                    kept -= kb.get(g, set())
+        out[f] = {zlib.crc32(n.encode()) for n in kept}
+    return out
+
+
 def pack(grams_by_family: dict[str, set[int]]) -> bytes:
     """All families' CRC-32s in one sorted table (little-endian 32-bit), then beside each the index of its
     family in sorted family order (one byte each): the stored form the product reads.  A CRC-32 two
@@ -758,22 +846,39 @@ def pack(grams_by_family: dict[str, set[int]]) -> bytes:
 
 
 def document(
-    grams_by_family: dict[str, set[int]], described: dict[str, str]
+    grams_by_family: dict[str, set[int]],
+    described: dict[str, str],
+    names_by_family: dict[str, set[int]] | None = None,
 ) -> tuple[dict[str, object], bytes]:
     """The JSON document (the families in table order, each with where its binaries were read and how many
-    4-grams it owns; the table's size and SHA-256) and the table itself."""
+    4-grams it owns; the table's size and SHA-256) and the table itself.  With ``names_by_family`` (the same
+    families: :func:`family_names`), the names table's file, size and SHA-256 and each family's count of
+    names are in the document too (the table itself: :func:`pack` of them, written as :data:`NAMES_TABLE`)."""
     table = pack(grams_by_family)
     owners = table[len(table) // 5 * 4 :]
     families = sorted(grams_by_family)
-    return {
+    records: list[dict[str, object]] = [
+        {"family": f, "source": described[f], "grams": owners.count(i)} for i, f in enumerate(families)
+    ]
+    doc: dict[str, object] = {
         "built_by": "bench/build_source_grams.py",
-        "families": [
-            {"family": f, "source": described[f], "grams": owners.count(i)} for i, f in enumerate(families)
-        ],
+        "families": records,
         "table": TABLE.name,
         "table_bytes": len(table),
         "table_sha256": hashlib.sha256(table).hexdigest(),
-    }, table
+    }
+    if names_by_family is not None:
+        assert sorted(names_by_family) == families, "the names table indexes the 4-grams' families"
+        names = pack(names_by_family)
+        name_owners = names[len(names) // 5 * 4 :]
+        for i, record in enumerate(records):
+            record["names"] = name_owners.count(i)
+        doc |= {
+            "names_table": NAMES_TABLE.name,
+            "names_table_bytes": len(names),
+            "names_table_sha256": hashlib.sha256(names).hexdigest(),
+        }
+    return doc, table
 
 
 def kb_texts() -> dict[str, list[str]]:
@@ -830,14 +935,17 @@ def kb_digest(texts: dict[str, list[str]]) -> str:
     return hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()
 
 
-def build(cache: Path = CACHE) -> tuple[dict[str, object], bytes]:
+def build(cache: Path = CACHE) -> tuple[dict[str, object], bytes, bytes]:
+    """The document, the 4-grams' table and the names' table."""
     strings, errors, described = read_sources(cache)
     embeds = {s.family: s.embeds for s in SOURCES}
     generic = [s.family for s in SOURCES if s.generic]
     kb = kb_texts()
-    doc, table = document(family_grams(strings, embeds, kb, generic, errors, linked_families()), described)
+    quotes = linked_families()
+    names = family_names(strings, embeds, kb, generic, quotes, operator_names(), common_names(cache))
+    doc, table = document(family_grams(strings, embeds, kb, generic, errors, quotes), described, names)
     doc["kb_sha256"] = kb_digest(kb)
-    return doc, table
+    return doc, table, pack(names)
 
 
 def dev_counts(data: Path = ROOT / "tests" / "data" / "explain") -> None:
@@ -879,12 +987,19 @@ def main() -> None:
     if args.dev:
         dev_counts()
         return
-    doc, table = build(args.cache)
+    doc, table, names = build(args.cache)
     write_bytes(table, TABLE)
+    write_bytes(names, NAMES_TABLE)
     write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", OUT)
     for record in doc["families"]:  # type: ignore[attr-defined]
-        print(f"{record['family']:12s} {record['grams']:7d} 4-grams  {record['source']}")
-    print(f"written to {OUT.relative_to(ROOT)} and {TABLE.relative_to(ROOT)} ({len(table)} bytes)")
+        print(
+            f"{record['family']:12s} {record['grams']:7d} 4-grams {record['names']:6d} names"
+            f"  {record['source']}"
+        )
+    print(
+        f"written to {OUT.relative_to(ROOT)}, {TABLE.relative_to(ROOT)} ({len(table)} bytes) and"
+        f" {NAMES_TABLE.relative_to(ROOT)} ({len(names)} bytes)"
+    )
 
 
 if __name__ == "__main__":

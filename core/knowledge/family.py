@@ -17,6 +17,9 @@ coremltools', LiteRT's, MNN's, ncnn's, Paddle2ONNX's, onnx-simplifier's, TVM's, 
 torch_npu's wheels, and torch's torch.onnx Python sources; torch's libraries', CUDA's, Cython's, pybind11's
 and numpy's texts count for no family),
 count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
+The compound names of a family's files (:data:`NAME`, ``source_names.bin`` from the same build) are no
+marker: :mod:`.kb` counts them as 4-grams in its wording cue and wording order only
+(:func:`source_name_counts`).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
 the sum of the weights, so a tool named by a marker only it prints is not out-voted by a
@@ -211,8 +214,20 @@ def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], memoryvie
     """The families of ``source_grams.json``, the CRC-32s of every family's own word 4-grams (sorted; the
     table ``source_grams.bin``) and each one's family index (mapped as stored, never read whole: a lookup's
     bisections touch a few pages; building a set of them would cost more than a message's few look-ups)."""
+    return _table("table")
+
+
+@functools.cache
+def _source_names() -> tuple[tuple[str, ...], memoryview | array[int], memoryview]:
+    """:func:`_source_grams` of the names' table (``source_names.bin``: :data:`NAME`)."""
+    return _table("names_table")
+
+
+def _table(field: str) -> tuple[tuple[str, ...], memoryview | array[int], memoryview]:
+    """The families and the sorted CRC-32s and owners of the table ``source_grams.json`` names in ``field``
+    (both tables one format: the keys, little-endian 32-bit, then one family byte each)."""
     doc = json.loads(package_bytes("source_grams.json"))
-    table = package_buffer(doc["table"])
+    table = package_buffer(doc[field])
     n = len(table) // 5
     keys: memoryview | array[int] = memoryview(table)[: 4 * n].cast("I")  # a view: ~540 KB never copied
     if sys.byteorder != "little":
@@ -248,6 +263,47 @@ def _gram_counts(low: str) -> tuple[tuple[str, tuple[int, int]], ...]:
             family = families[owners[j]]
             n, first = counts.get(family, (0, words[i].start()))
             counts[family] = (n + 1, first)
+    return tuple(counts.items())
+
+
+NAME = LazyPattern(
+    r"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*(?:[a-z][A-Z]|_[A-Za-z]))[A-Za-z][A-Za-z0-9_]{11,63}(?![A-Za-z0-9_])"
+)
+"""A compound name as a tool's API writes it: a whole run of 12 to 64 letters, digits and underscores that
+starts with a letter and holds a lower-case letter before a capital (``getUserRegion``, ``ExecuteKernel``)
+or an underscore before a letter (``allow_custom_ops``, ``RUNTIME_EXCEPTION``).  A plain word (``Error``,
+``failed``) is no name; a run longer than 64 characters (a hash, a mangled symbol) holds none.  Twelve
+characters at least: shorter names are two common words any program may join (``state_in``, ``ir_graph``,
+``op_base``, ``ContextType``), which on ``bench/eval_explain.py --blank-markers`` moved four dev answers
+from the right tool to another (from 6, 9 or 10 characters: two or three); from 12, none moved away."""
+
+
+def source_name_counts(text: str) -> dict[str, int]:
+    """family -> the distinct compound names (:data:`NAME`, as written) of its own files
+    (``source_names.bin``, built by ``bench/build_source_grams.py``: its API's functions, classes, options
+    and enum values that no other family's files or entries hold, nor PyTorch's Python sources) in the
+    text's first :data:`SOURCE_WINDOW` characters."""
+    return dict(_name_counts(text[:SOURCE_WINDOW]))
+
+
+@functools.lru_cache(maxsize=2)
+def _name_counts(text: str) -> tuple[tuple[str, int], ...]:
+    """:func:`source_name_counts` of the examined window, kept for the last two texts (the wording cue and
+    the wording order of one look-up read the same message)."""
+    if "_" not in text and not any(c.isupper() for c in text):
+        return ()
+    families, keys, owners = _source_names()
+    seen: set[int] = set()
+    counts: dict[str, int] = {}
+    for m in NAME.finditer(text):
+        key = zlib.crc32(m.group().encode())
+        if key in seen:
+            continue
+        seen.add(key)
+        j = bisect.bisect_left(keys, key)
+        if j < len(keys) and keys[j] == key:
+            family = families[owners[j]]
+            counts[family] = counts.get(family, 0) + 1
     return tuple(counts.items())
 
 

@@ -47,6 +47,7 @@ from dumpscope.core.knowledge.family import (
     detect_families,
     family_evidence,
     source_gram_counts,
+    source_name_counts,
 )
 from dumpscope.core.knowledge.index import (
     PLAIN_WORDS,
@@ -779,7 +780,7 @@ class KnowledgeBase:
         named, all_codes, families = list(named_found), list(codes_found), list(families_found)
         leaning = () if families else leaning_family(text)
         lowered = text.lower()
-        cue = () if families or leaning else wording_cue(lowered)
+        cue = () if families or leaning else wording_cue(lowered, text)
         parts = segments(text)
         # The whole text's codes are those _named found.  A segment inside the text (a line, an envelope's
         # inner message) holds only the anchors and code literals the whole text holds: it is tested for
@@ -1175,18 +1176,31 @@ cued tool's matches come first, and with its card under the answer's floor the a
 tool closest rather than the process's ending shown as the cause."""
 
 
-def wording_cue(lowered: str) -> tuple[str, ...]:
+CUE_NAME = 1
+"""What each of a tool's own compound names in the message (:func:`.family.source_name_counts`:
+``getUserRegion``, ``allow_custom_ops``) counts for in :func:`wording_cue`: one 4-gram.  On
+``bench/eval_explain.py --blank-markers`` (with :data:`WORDS_FAMILY_NAME`): first tool right claimed 584 ->
+598 of 726, new 228 -> 232 of 345, confident and wrong 23 -> 22 and 11 -> 10; no dev answer moved from the
+right tool.  Counted only from two names of one tool, 594 and 231; from one name and with names of 6, 9 or
+10 characters (:data:`.family.NAME`), 599 and 236 but three or four answers moved from the right tool."""
+
+
+def wording_cue(lowered: str, text: str = "") -> tuple[str, ...]:
     """The one tool whose own error texts' word 4-grams (:func:`.family.source_gram_counts`) the lower-cased
     text holds most of, when they are too few to make a marker (:data:`.family.SOURCE_COUNTS`): () when none
     holds any or two hold as many.  On the dev messages with their markers blanked, the tool with the most
     such 4-grams is the message's own 56 times in 68 when it holds one, 25 in 28 when two: a cue, weaker than
     :func:`leaning_family`'s, that brings the tool's card among the wording-only matches (:data:`CUE_SCORE`)
     and lowers no other tool's match.  A tool's envelope that leaves none of its 4-grams
-    (:data:`_ENVELOPE_CUES`) counts as one of them."""
+    (:data:`_ENVELOPE_CUES`) counts as one of them, and so does each of its own compound names in the text as
+    written (``text``; :func:`.family.source_name_counts`, :data:`CUE_NAME` each)."""
     grams = {f: n for f, (n, _) in source_gram_counts(lowered).items() if f in SOURCE_COUNTS}
     for family, literal, form in _ENVELOPE_CUES:
         if literal in lowered and form.search(lowered):
             grams[family] = grams.get(family, 0) + 1
+    for family, n in source_name_counts(text).items() if text else ():
+        if family in SOURCE_COUNTS:
+            grams[family] = grams.get(family, 0) + CUE_NAME * n
     counts = sorted(((n, f) for f, n in grams.items()), reverse=True)
     if not counts or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return ()
@@ -1301,6 +1315,12 @@ wording-only matches.  Set on the same proxy, after the order: 292 -> 297 of 531
 3, 6, 8 and 12 points giving 292, 293, 294, 297, 297 and 298; no dev answer moved, confident answers the
 same (247)."""
 WORDS_FAMILY_GRAMS = 2
+WORDS_FAMILY_NAME = 4.0
+"""Added to a family's wording score per distinct compound name of its own files in the message
+(:func:`.family.source_name_counts`; at most :data:`WORDS_FAMILY_NAMES` counted), as a 4-gram adds
+:data:`WORDS_FAMILY_GRAM`: a name of the tool's API is as much its own as a 4-gram of its error texts
+(measured with :data:`CUE_NAME`)."""
+WORDS_FAMILY_NAMES = 2
 
 
 def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
@@ -1324,9 +1344,11 @@ def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
     for m in ranked[:run]:
         per.setdefault(m.entry.family, []).append(m.score)
     grams = {f: n for f, (n, _) in source_gram_counts(text.lower()).items()} if text else {}
+    names = source_name_counts(text) if text else {}
     key = {
         f: sum(s * WORDS_FAMILY_DECAY**n for n, s in enumerate(top[:WORDS_FAMILY_TOP]))
         + WORDS_FAMILY_GRAM * min(grams.get(f, 0), WORDS_FAMILY_GRAMS)
+        + WORDS_FAMILY_NAME * min(names.get(f, 0), WORDS_FAMILY_NAMES)
         for f, top in per.items()
     }
     best = max(key, key=lambda f: key[f])  # the first family of the highest score (dicts keep their order)

@@ -86,7 +86,8 @@ def test_a_block_s_answer_is_the_one_every_segment_tested_in_full_gives(
     original = kb._lookup_segment
 
     def in_full(*args: object) -> object:
-        return original(*args[:6], args[6], None)  # type: ignore[arg-type]
+        # every anchor tested (None); the wording cue, after the anchors, kept as the lookup found it
+        return original(*args[:6], args[6], None, *args[8:])  # type: ignore[arg-type]
 
     monkeypatch.setattr(kb, "_lookup_segment", in_full)
     assert [kb.lookup(block) for block in blocks] == fast
