@@ -389,7 +389,7 @@ def test_tvm_cuda_driver_calls_name_the_call_and_its_result(kb: KnowledgeBase, t
     """TVM's CUDA_DRIVER_CALL text behind a TVM frame or error class (without either it names no tool, and
     the generic CUDA card answers it)."""
     top = kb.lookup(text, top=1)[0]
-    assert top.entry.id == "tvm-cuda-driver-call-failed"
+    assert top.entry.id == "tvm-s31f-cuda-driver-kernel-image"
     assert ("value", "CUDA_ERROR_NO_BINARY_FOR_GPU") in top.captures
     assert any(k == "op" and v.startswith("cuModule") for k, v in top.captures)
     assert "sm_XY" in top.fix

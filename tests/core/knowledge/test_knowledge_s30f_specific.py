@@ -35,7 +35,7 @@ CASES: list[Case] = [
         "[E:onnxruntime:, sequential_executor.cc:514 ExecuteKernel] Non-zero status code returned "
         "while running FusedConv node. Name:'stage2/conv_add_relu' Status Message: CUDNN error executing "
         "cudnnAddTensor(h, &a, zt, zd, &a, yt, yd)",
-        "onnxruntime-s30f-cudnn-bad-param",
+        "onnxruntime-s31f-cudnn-add-tensor-bad-param",
         ("cudnnAddTensor", "stage2/conv_add_relu", "FusedConv", "ORT_ENABLE_BASIC"),
     ),
     (
