@@ -447,21 +447,24 @@ def _cut_fill(m: Any, text: str) -> bool:
     memory"), or it is a list of quoted items whose first or last quote was left out
     ("CUDAExecutionProvider', 'CPUExecutionProvider")."""
     for _, v in m.captures:
-        if v not in text:
+        if v not in text or "..." in v:  # an elision is the tool's own ("Net([...]")
             continue
-        listed = re.search(r"'\s*,\s*'", v) is not None
-        inner = v.strip("[]() ")
-        if not _paired(v) or (listed and not (inner.startswith("'") and inner.endswith("'"))):
+        items = re.split(r"'\s*,\s*'", v)
+        quoted = f"'{v}'" in text  # the advice puts the outer quotes back around the list
+        cut_list = len(items) > 1 and not quoted and ("'" not in items[0] or "'" not in items[-1])
+        wrapped = [w for w in (f"[ {v} ]", f"[{v}]") if w in text]  # the advice put its brackets back
+        if not any(_paired(w) for w in [v, *wrapped]) or cut_list:
             return True
     return False
 
 
 def _paired(value: str) -> bool:
-    """Whether every bracket of ``value`` closes one opened before it, and all are closed."""
-    closing = {")": "(", "]": "[", "}": "{"}
+    """Whether every bracket of ``value`` closes one opened before it, and all are closed (a round and a
+    square bracket close each other: an interval reads ``[0, 32000)``)."""
+    closing = {")": "(", "]": "(", "}": "{"}
     stack: list[str] = []
-    for ch in value:
-        if ch in "([{":
+    for ch in value.replace("[", "("):
+        if ch in "({":
             stack.append(ch)
         elif ch in closing and (not stack or stack.pop() != closing[ch]):
             return False
@@ -488,14 +491,14 @@ def _quote_led(m: Any) -> bool:
 
 def _acts_on_quote(m: Any) -> bool:
     """A quoting answer is specific when its own fix (before the card's general part) has a concrete step
-    that is not a pointer back at the quote and carries a value of this message outside quotes: a captured
-    name or value, or a distinctive token of the quoted text."""
+    that is not a pointer back at the quote, and its cause or that step names a value of this message outside
+    the quotes: a captured name or value, or a distinctive token of the quoted text."""
     own = GENERAL_PART.split(m.fix, maxsplit=1)[0]
     own = LEAD.sub("", own)
     sentences = [x for x in re.split(r"(?<=[.;])\s+", own) if x.strip() and not POINTER.search(x)]
     if not any(len(c.split()) >= 2 and not GENERIC_STEP.search(c) for x in sentences for c in _clauses(x)):
         return False
-    body = QUOTED.sub("", " ".join(sentences))
+    body = QUOTED.sub("", " ".join([m.cause, *sentences]))
     values: set[str] = set()
     for _, v in m.captures:
         if len(v.split()) >= 3:

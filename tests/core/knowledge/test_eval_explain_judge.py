@@ -107,11 +107,19 @@ def test_a_cut_capture_is_caught_where_the_advice_fills_it() -> None:
     assert _cut_fill(m2, f"{m2.cause} {m2.fix}")
     whole = _match("Only the outputs ({value}) exist.", "Ask for them.", (("value", "[ cell ] [ memory ]"),))
     assert not _cut_fill(whole, f"{whole.cause} {whole.fix}")
+    interval = _match("The value is out of {reason}.", "Keep it inside.", (("reason", "range [0, 32000)"),))
+    assert not _cut_fill(interval, f"{interval.cause} {interval.fix}")
+    keys = "dict_keys(['int32', 'fp16', 'bool'])"
+    listed = _match("It takes only {option}.", "Cast to one of {option}.", (("option", keys),))
+    assert not _cut_fill(listed, f"{listed.cause} {listed.fix}")
+    requoted = _match("Retried with ['{value}'].", "Check ['{value}'].", (("value", providers),))
+    assert not _cut_fill(requoted, f"{requoted.cause} {requoted.fix}")
 
 
 def _reference_paired(text: str) -> bool:
-    """Brackets paired, by repeatedly deleting innermost pairs."""
-    s = "".join(ch for ch in text if ch in "()[]{}")
+    """Brackets paired, by repeatedly deleting innermost pairs (a round and a square bracket close each other,
+    as in an interval ``[0, 32000)``)."""
+    s = "".join(ch for ch in text if ch in "()[]{}").replace("[", "(").replace("]", ")")
     while True:
         t = s.replace("()", "").replace("[]", "").replace("{}", "")
         if t == s:
