@@ -395,13 +395,29 @@ THIN_WORDS = 20
 arguments.")."""
 UNCAPTURED_REFERENCE = re.compile(r"\bthe (?:listed|named|reported|printed) \w+", re.IGNORECASE)
 """Text that points at a part of the message ("the listed operators") instead of naming it."""
+QUOTED = re.compile(r'"([^"]{12,})"')
+"""A quoted span of the advice (a line of the message repeated as the answer's 'what happened')."""
+GENERAL_PART = re.compile(r"\bFor the (?:code|step|tool|error) in general:", re.IGNORECASE)
+"""Where a quoting answer's own words end and its card's general advice begins."""
+POINTER = re.compile(
+    r"\bwhere to look\b|\bwhat to change\b|\bit (?:names|states)\b|\bthe line states\b"
+    r"|\bno more specific entry\b|\bthe (?:line|reason) is the tool's own text\b",
+    re.IGNORECASE,
+)
+"""A sentence that tells to read the quoted line ("the value ... it names is where to look") instead of saying
+what to do about it."""
+LEAD = re.compile(r"^\s*Start from (?:that|this|the) (?:line|reason)\s*[:,.]\s*", re.IGNORECASE)
+DISTINCT = re.compile(r"[A-Za-z_/.][\w./:-]*\w|\d[\w.]*")
 
 
-def specific(m: Any) -> tuple[bool, str]:
+def specific(m: Any, s31_rules: bool = True) -> tuple[bool, str]:
     """Whether a match's advice is specific to the message, and why not ("" when it is).
 
     Agreed with the hand verdicts of ``bench/specific_dev_judged.jsonl`` (``--agreement``);
-    :func:`specific_loose` is the judge before those verdicts, kept to report the older figures."""
+    :func:`specific_loose` is the judge before those verdicts, kept to report the older figures.  With
+    ``s31_rules`` false the judge is the one before session 31's two rules (a cut fill, a quote without a
+    filled step): the per-round floors of ``test_eval_explain_blind_rounds`` were set with it, and setting
+    their held-out floors again would mean reading held-out counts."""
     from dumpscope.core.knowledge.kb import speaks_of_parts
 
     ok, why = specific_loose(m)
@@ -422,7 +438,79 @@ def specific(m: Any) -> tuple[bool, str]:
         return False, "the captured op/node/tensor is not named in the advice"
     if not m.captures and UNCAPTURED_REFERENCE.search(e.cause + " " + e.fix):
         return False, "points at the message's op/value ('the listed ...') without capturing it"
+    if not s31_rules:
+        return True, ""
+    if _cut_fill(m, text):
+        return False, "a captured value is cut (unbalanced brackets or quotes) where the advice fills it"
+    if _quote_led(m) and not _acts_on_quote(m):
+        return False, "quotes the message's line as the cause; the fix has no step with its values filled"
     return True, ""
+
+
+def _cut_fill(m: Any, text: str) -> bool:
+    """Whether a capture the advice fills in is cut: its brackets do not pair up ("cell ] [ init_query ] [
+    memory"), or it is a list of quoted items whose first or last quote was left out
+    ("CUDAExecutionProvider', 'CPUExecutionProvider")."""
+    for _, v in m.captures:
+        if v not in text or "..." in v:  # an elision is the tool's own ("Net([...]")
+            continue
+        items = re.split(r"'\s*,\s*'", v)
+        quoted = f"'{v}'" in text  # the advice puts the outer quotes back around the list
+        cut_list = len(items) > 1 and not quoted and ("'" not in items[0] or "'" not in items[-1])
+        wrapped = [w for w in (f"[ {v} ]", f"[{v}]") if w in text]  # the advice put its brackets back
+        if not any(_paired(w) for w in [v, *wrapped]) or cut_list:
+            return True
+    return False
+
+
+def _paired(value: str) -> bool:
+    """Whether every bracket of ``value`` closes one opened before it, and all are closed (a round and a
+    square bracket close each other: an interval reads ``[0, 32000)``)."""
+    closing = {")": "(", "]": "(", "}": "{"}
+    stack: list[str] = []
+    for ch in value.replace("[", "("):
+        if ch in "({":
+            stack.append(ch)
+        elif ch in closing and (not stack or stack.pop() != closing[ch]):
+            return False
+    return not stack
+
+
+def _distinct_tokens(value: str) -> set[str]:
+    """The tokens of a captured text that name something of this message: a number, or a word with a digit,
+    an underscore, a path or scope separator or an inner capital ('3840', '/TopK', 'mIndex', 'conv_1')."""
+    out = set()
+    for t in DISTINCT.findall(value):
+        if len(t) >= 3 and (re.search(r"[\d_/:]", t) or re.search(r".[A-Z]", t)):
+            out.add(t)
+    return out
+
+
+def _quote_led(m: Any) -> bool:
+    """Whether the answer's cause is a quote of the message: a quoted span of three words or more that is most
+    of a captured text (not a short quoted name inside a sentence of the answer's own)."""
+    texts = [v.strip(' ."') for _, v in m.captures if len(v.split()) >= 3]
+    quotes = [q.strip(' ."') for q in QUOTED.findall(m.cause)]
+    return any(len(q.split()) >= 3 and q in v and len(q) >= 0.6 * len(v) for q in quotes for v in texts)
+
+
+def _acts_on_quote(m: Any) -> bool:
+    """A quoting answer is specific when its own fix (before the card's general part) has a concrete step
+    that is not a pointer back at the quote, and its cause or that step names a value of this message outside
+    the quotes: a captured name or value, or a distinctive token of the quoted text."""
+    own = GENERAL_PART.split(m.fix, maxsplit=1)[0]
+    own = LEAD.sub("", own)
+    sentences = [x for x in re.split(r"(?<=[.;])\s+", own) if x.strip() and not POINTER.search(x)]
+    if not any(len(c.split()) >= 2 and not GENERIC_STEP.search(c) for x in sentences for c in _clauses(x)):
+        return False
+    body = QUOTED.sub("", " ".join([m.cause, *sentences]))
+    values: set[str] = set()
+    for _, v in m.captures:
+        if len(v.split()) >= 3:
+            values |= _distinct_tokens(v)
+        elif len(v) > 1:
+            values.add(v)
+    return any(v in body for v in values)
 
 
 def specific_loose(m: Any) -> tuple[bool, str]:
@@ -1299,32 +1387,56 @@ def advice_hash(m: Any) -> str:
     return hashlib.sha1(f"{m.cause}\n{m.fix}".encode()).hexdigest()[:12]
 
 
-def agreement(kb: Any, judged: Path = JUDGED) -> None:
-    """How often each automatic judge agrees with the hand verdicts, per role (``tuning``: the verdicts the
-    judge was tightened on; ``validation``: judged after that, never used to change it), on the answers that
-    are still the ones judged (same entry, same rendered advice); the others are counted apart."""
+def judged_answers(kb: Any, judged: Path = JUDGED) -> tuple[list[tuple[dict[str, Any], Any]], int]:
+    """``(verdict, top match)`` of each hand verdict whose answer is still the one judged (same entry, same
+    rendered advice), and how many verdicts' answers changed since (those are not compared)."""
     verdicts = load(judged)
     names = {v["id"].split(":")[0] for v in verdicts}
     records = {r["id"]: r for name in names for r in load_with_ids(DATA.with_name(name))}
-    for role in ("tuning", "validation"):
-        same = {"tightened": 0, "loose": 0}
-        n = changed = hand = 0
-        for v in (v for v in verdicts if v["role"] == role):
-            r = records[v["id"]]
-            assert r["split"] == "dev", v["id"]
-            m = kb.lookup(r["message"], top=1)[0]
-            if m.entry.id != v["entry"] or advice_hash(m) != v["advice_sha1"]:
-                changed += 1
-                continue
-            n += 1
-            hand += v["specific"]
-            same["tightened"] += specific(m)[0] == v["specific"]
-            same["loose"] += specific_loose(m)[0] == v["specific"]
-            if specific(m)[0] != v["specific"]:
-                print(f"   DISAGREE [{role}] {v['id']} {v['entry']}: hand {v['specific']} ({v['why'][:80]})")
-        print(f"   {role}: {n} answers still as judged ({changed} changed since), hand: {hand} specific")
-        for name, k in same.items():
-            print(f"      {name:10s} judge agrees on {_pct(k, n)}")
+    same, changed = [], 0
+    for v in verdicts:
+        r = records[v["id"]]
+        assert r["split"] == "dev", v["id"]
+        m = kb.lookup(r["message"], top=1)[0]
+        if m.entry.id != v["entry"] or advice_hash(m) != v["advice_sha1"]:
+            changed += 1
+        else:
+            same.append((v, m))
+    return same, changed
+
+
+def confusion(pairs: list[tuple[dict[str, Any], Any]], judge: Any) -> dict[tuple[bool, bool], int]:
+    """``(hand, judge) -> count`` over the judged answers."""
+    table = {(h, j): 0 for h in (True, False) for j in (True, False)}
+    for v, m in pairs:
+        table[(bool(v["specific"]), judge(m)[0])] += 1
+    return table
+
+
+def agreement(kb: Any, judged: Path = JUDGED) -> None:
+    """How often each automatic judge agrees with the hand verdicts, as a confusion table (hand yes/no x
+    judge yes/no) over every verdict and per role (``tuning``: the verdicts the judge was first tightened on;
+    ``validation``: judged after that; ``s30f``: session 30's hand draws), on the answers that are still the
+    ones judged; the others are counted apart."""
+    pairs, changed = judged_answers(kb, judged)
+    roles = sorted({v["role"] for v, _ in pairs})
+    print(f"   {len(pairs)} answers still as judged ({changed} changed since)")
+    for name, judge in (("tightened", specific), ("loose", specific_loose)):
+        for role in ("all", *roles):
+            t = confusion([(v, m) for v, m in pairs if role in ("all", v["role"])], judge)
+            n = sum(t.values())
+            print(
+                f"   {name:10s} {role:10s} hand yes: judge yes {t[True, True]:3d} no {t[True, False]:3d}; "
+                f"hand no: judge yes {t[False, True]:3d} no {t[False, False]:3d}; "
+                f"agrees {_pct(t[True, True] + t[False, False], n)}"
+            )
+    for v, m in pairs:
+        ok, why = specific(m)
+        if ok != v["specific"]:
+            print(
+                f"   DISAGREE [{v['role']}] {v['id']} {v['entry']}: hand {v['specific']}, judge {ok} ({why})"
+            )
+            print(f"      hand: {v['why'][:150]}")
 
 
 def run_draw(args: argparse.Namespace) -> None:

@@ -258,6 +258,7 @@ def test_specific_advice_floors(
 ) -> None:
     name, records = rnd
     answers = right_tool_answers(kb, records, split)
-    ok = sum(specific(m)[0] for _r, m in answers)
+    # the judge the floors were set with (session 31's rules left out: see specific's docstring)
+    ok = sum(specific(m, s31_rules=False)[0] for _r, m in answers)
     floor, total = SPECIFIC_FLOORS[name][split]
     assert len(answers) >= total and ok >= floor, (name, split, ok, len(answers))
