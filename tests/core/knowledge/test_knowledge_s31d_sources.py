@@ -12,8 +12,11 @@
 * Qualcomm: ExecuTorch's QNN delegate's step lines ('Fail to configure Qnn context' ...), the SNPE/QNN
   converters' IR graph ('Graph has no buffer ...'), the SDK's Python modules missing (envsetup not sourced,
   another Python version; markers for Python's sentence on 'qti' and libPyIrGraph);
-* torch_npu: an operator's tensors on the NPU and the CPU, and PyTorch's same check on other devices (a
-  runtime entry, so that its sentence is any tool's text and no partial match of torch_npu's).
+* torch_npu and CANN: a CANN function missing at load time (a library, or libtorch_npu.so asking for an
+  acl/aclnn/Hccl symbol: CANN older than torch_npu's; s30d's torch-mismatch entry keeps C++ symbols), the
+  float64-to-float32 warning; an operator's tensors on the NPU and the CPU, and PyTorch's same check on
+  other devices (a runtime entry, so that its sentence is any tool's text and no partial match of
+  torch_npu's).
 
 The messages are written for these tests from the tools' format strings with made-up names and values; none
 is copied from the evaluation set."""
@@ -142,6 +145,24 @@ CASES = [
         {"step": "configure Qnn device"},
     ),
     (
+        "ImportError: /usr/local/Ascend/ascend-toolkit/latest/lib64/libhccl.so: undefined symbol: "
+        "HcclCommInitRootInfoConfig",
+        "ascend-s31d-cann-undefined-symbol",
+        {"value": "HcclCommInitRootInfoConfig"},
+    ),
+    (
+        "ImportError: /opt/py/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+        "aclnnGroupedMatmulGetWorkspaceSize",
+        "ascend-s31d-cann-undefined-symbol",
+        {"value2": "aclnnGroupedMatmulGetWorkspaceSize"},
+    ),
+    (
+        "[W ToKernelNpu.cpp:41] Warning: Device do not support double dtype now, dtype cast repalce with "
+        "float. (function operator())",
+        "torch-npu-s31d-double-cast-to-float",
+        {},
+    ),
+    (
         "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:0 "
         "and cpu! (when checking argument for argument index in method wrapper_NPU__index_select)",
         "ascend-s31d-torch-npu-tensors-on-two-devices",
@@ -266,3 +287,12 @@ def test_the_trtllm_lengths_are_captured(kb: KnowledgeBase, prompt: int, new: in
     assert top.entry.id == "tensorrt-s31d-trtllm-input-exceeds-max-seq-len"
     captures = dict(top.captures)
     assert (captures["value"], captures["value2"], captures["value4"]) == (str(prompt), str(new), str(limit))
+
+
+def test_a_cpp_symbol_missing_from_torch_npu_is_still_the_torch_mismatch(kb: KnowledgeBase) -> None:
+    """A mangled C++ symbol is torch's (torch and torch_npu versions); an acl/aclnn/Hccl one is CANN's."""
+    text = (
+        "ImportError: /opt/py/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+        "_ZNK3c1010TensorImpl15incref_pyobjectEv"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "torch-npu-s30d-undefined-symbol-torch-mismatch"
