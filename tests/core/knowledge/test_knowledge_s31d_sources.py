@@ -130,9 +130,9 @@ CASES = [
         {"tensor": "/blocks.2/Concat_output_0", "op": "/blocks.2/Reshape"},
     ),
     (
-        "ModuleNotFoundError: No module named 'qti'",
+        "ModuleNotFoundError: No module named 'qti.aisw.converters'",
         "qualcomm-s31d-sdk-python-not-set-up",
-        {"value": "qti"},
+        {"module": ".aisw.converters"},
     ),
     (
         "ImportError: libPyIrGraph38.so: cannot open shared object file: No such file or directory",
@@ -188,7 +188,7 @@ def test_each_new_entry_is_the_first_answer_and_names_its_values(
     captures = dict(top.captures)
     for name, value in named.items():
         assert captures.get(name) == value, (name, captures)
-        assert value in top.cause + top.fix or name in ("arg", "step", "device3", "device4")
+        assert value in top.cause + top.fix or name in ("arg", "step", "device3", "device4", "module", "lib")
 
 
 @pytest.mark.parametrize(
@@ -296,3 +296,20 @@ def test_a_cpp_symbol_missing_from_torch_npu_is_still_the_torch_mismatch(kb: Kno
         "_ZNK3c1010TensorImpl15incref_pyobjectEv"
     )
     assert kb.lookup(text, top=1)[0].entry.id == "torch-npu-s30d-undefined-symbol-torch-mismatch"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ModuleNotFoundError: No module named 'foo.bar'",
+        "export failure 1.1s: No module named '           .                   '",
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
+        "m.onnx failed:External data path does not exist: model.onnx.data",
+    ],
+)
+def test_the_new_entries_are_no_partial_answer_of_any_tools_sentence(kb: KnowledgeBase, text: str) -> None:
+    """Their anchors are the tools' own sentences ('no module named 'qti', 'external data path escapes
+    model directory'), not Python's or onnxruntime's general wording around them."""
+    ids = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert "qualcomm-s31d-sdk-python-not-set-up" not in ids
+    assert "onnxruntime-s31d-external-data-escapes-model-dir" not in ids
