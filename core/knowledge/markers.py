@@ -863,6 +863,12 @@ _QUALCOMM: Markers = (
     ("x86_64-linux-clang", STRONG),
     ("qcom/aistack", STRONG),
     ("qcnspmcdm", STRONG),
+    # Session s31d: the SDK's Python modules as Python reports them missing: its package name in Python's
+    # own sentence (QNN SDK setup docs: envsetup.sh puts lib/python, the qti package, on PYTHONPATH; a bare
+    # "qti" is no marker, the sentence is) and its compiled IR-graph module (lib/python/qti/aisw/converters/
+    # common/libPyIrGraph*.so, one build per Python version).
+    ("no module named 'qti", STRONG),
+    ("libpyirgraph", STRONG),
 )
 
 _SIGMASTAR: Markers = (
