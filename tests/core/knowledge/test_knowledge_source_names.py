@@ -78,7 +78,10 @@ def test_the_counts_are_a_function_of_the_distinct_names(a: str, b: str) -> None
 # --- the build ---------------------------------------------------------------------------------------
 
 _A = b"\x00ELF\x00the widget failed: getSidelessChannel returned null\x00 sharedHelperName is set\x00"
-_B = b"MZ\x90\x00 sharedHelperName is set\x00\x00bind_frobnicator_now(handle) failed; see MatMulInteger here\x00"
+_B = (
+    b"MZ\x90\x00 sharedHelperName is set\x00\x00"
+    b"bind_frobnicator_now(handle) failed; see MatMulInteger here\x00"
+)
 _LIB = b"\x00vendoredLibFunction was not found\x00"
 _RUNTIME = b"\x00cudaRuntimeThing failed to bind\x00cudaOtherCallNow_v2 is unavailable\x00"
 
@@ -166,7 +169,14 @@ def test_a_vendor_s_own_name_counts_for_its_tool(name: str, family: str) -> None
 
 @pytest.mark.parametrize(
     "name",
-    ["MatMulInteger", "QuantizeLinear", "site_packages", "named_parameters", "FileNotFoundError", "input_names"],
+    [
+        "MatMulInteger",
+        "QuantizeLinear",
+        "site_packages",
+        "named_parameters",
+        "FileNotFoundError",
+        "input_names",
+    ],
 )
 def test_an_operator_type_or_a_generic_name_counts_for_no_tool(name: str) -> None:
     assert source_name_counts(f"error in {name}: failed") == {}
