@@ -5529,19 +5529,26 @@ def reason_line_answered(matches: list[Match], text: str) -> list[Match]:
         source = f"{REASON_LINE_SOURCE}, read as a reason of kind '{kind.name}' (dumpscope's reason kinds)"
         return [_answered_as(top, REASON_LINE_ID, cause, fix, source, parts, how), *matches[1:]]
     cause = f"{quote} {_first_sentence(e.cause)}"
+    fix = _quote_fix(named, check, e.fix)
+    answered = _answered_as(top, REASON_LINE_ID, cause, fix, REASON_LINE_SOURCE, parts, how)
+    return [answered, *matches[1:]]
+
+
+def _quote_fix(named: dict[str, str], check: bool, card_fix: str) -> str:
+    """The fix of a reason line quoted with no kind read (:func:`reason_line_answered`): where to start by
+    what the line names (a checked condition at a source file, a quoted name, or neither), then the card's
+    steps (``card_fix``)."""
     if "file" in named and check:
         act = "read the condition checked at {file}, line {line}: the values it compares are"
     elif "value" in named:
         act = "it names '{value}'; that name and the check, shape, data type or file the line states are"
     else:
         act = "the check, value, shape, data type, op or file it names is"
-    fix = (
+    return (
         f"Start from that line: {act} where to look (in the model, its inputs, the call's arguments or the "
         "tool's options); the line is the tool's own text, which no more specific entry here explains. "
-        f"For the step in general: {e.fix}"
+        f"For the step in general: {card_fix}"
     )
-    answered = _answered_as(top, REASON_LINE_ID, cause, fix, REASON_LINE_SOURCE, parts, how)
-    return [answered, *matches[1:]]
 
 
 def _first_sentence(text: str) -> str:

@@ -1198,7 +1198,7 @@ def wording_cue(lowered: str, text: str = "") -> tuple[str, ...]:
     for family, literal, form in _ENVELOPE_CUES:
         if literal in lowered and form.search(lowered):
             grams[family] = grams.get(family, 0) + 1
-    for family, n in source_name_counts(text).items() if text else ():
+    for family, n in source_name_counts(text).items():  # an empty text holds no name
         if family in SOURCE_COUNTS:
             grams[family] = grams.get(family, 0) + CUE_NAME * n
     counts = sorted(((n, f) for f, n in grams.items()), reverse=True)
