@@ -249,21 +249,30 @@ def _gram_counts(low: str) -> tuple[tuple[str, tuple[int, int]], ...]:
     """:func:`source_gram_counts` of the examined window, kept for the last two texts: the family detection,
     the wording cue (:func:`.kb.wording_cue`) and the wording order (:func:`.kb.family_wording_order`) of one
     look-up read the same message."""
-    families, keys, owners = _source_grams()
+    table = _source_grams()
     words = list(_WORD.finditer(low))
     seen: set[int] = set()
     counts: dict[str, tuple[int, int]] = {}
     for i in range(len(words) - 3):
         key = zlib.crc32(" ".join(m.group() for m in words[i : i + 4]).encode())
-        if key in seen:
-            continue
-        seen.add(key)
-        j = bisect.bisect_left(keys, key)
-        if j < len(keys) and keys[j] == key:
-            family = families[owners[j]]
+        family = _new_owner(table, key, seen)
+        if family:
             n, first = counts.get(family, (0, words[i].start()))
             counts[family] = (n + 1, first)
     return tuple(counts.items())
+
+
+def _new_owner(
+    table: tuple[tuple[str, ...], memoryview | array[int], memoryview], key: int, seen: set[int]
+) -> str:
+    """The family whose own text ``key`` (a CRC-32) is in ``table`` (:func:`_table`), or "" when no family
+    owns it or ``seen`` already holds it (a key counts once per text; it is added to ``seen``)."""
+    if key in seen:
+        return ""
+    seen.add(key)
+    families, keys, owners = table
+    j = bisect.bisect_left(keys, key)
+    return families[owners[j]] if j < len(keys) and keys[j] == key else ""
 
 
 NAME = LazyPattern(
@@ -292,17 +301,12 @@ def _name_counts(text: str) -> tuple[tuple[str, int], ...]:
     the wording order of one look-up read the same message)."""
     if "_" not in text and not any(c.isupper() for c in text):
         return ()
-    families, keys, owners = _source_names()
+    table = _source_names()
     seen: set[int] = set()
     counts: dict[str, int] = {}
     for m in NAME.finditer(text):
-        key = zlib.crc32(m.group().encode())
-        if key in seen:
-            continue
-        seen.add(key)
-        j = bisect.bisect_left(keys, key)
-        if j < len(keys) and keys[j] == key:
-            family = families[owners[j]]
+        family = _new_owner(table, zlib.crc32(m.group().encode()), seen)
+        if family:
             counts[family] = counts.get(family, 0) + 1
     return tuple(counts.items())
 
