@@ -758,7 +758,7 @@ spells ``cublasCreate``)."""
 
 def source_names(texts: Iterable[str]) -> set[str]:
     """The compound names in the texts (:data:`.family.NAME`: ``camelCase``, ``PascalCase`` of two words or
-    more, ``snake_case``; 6 to 64 characters), as written: the product finds them with the same pattern."""
+    more, ``snake_case``; 12 to 64 characters), as written: the product finds them with the same pattern."""
     from dumpscope.core.knowledge.family import NAME
 
     return {m.group() for t in texts for m in NAME.finditer(t)}
@@ -848,12 +848,12 @@ def pack(grams_by_family: dict[str, set[int]]) -> bytes:
 def document(
     grams_by_family: dict[str, set[int]],
     described: dict[str, str],
-    names_by_family: dict[str, set[int]] | None = None,
+    names: bytes | None = None,
 ) -> tuple[dict[str, object], bytes]:
     """The JSON document (the families in table order, each with where its binaries were read and how many
-    4-grams it owns; the table's size and SHA-256) and the table itself.  With ``names_by_family`` (the same
-    families: :func:`family_names`), the names table's file, size and SHA-256 and each family's count of
-    names are in the document too (the table itself: :func:`pack` of them, written as :data:`NAMES_TABLE`)."""
+    4-grams it owns; the table's size and SHA-256) and the table itself.  With ``names`` (the names table:
+    :func:`pack` of :func:`family_names` over the same families, written as :data:`NAMES_TABLE`), its file,
+    size and SHA-256 and each family's count of names are in the document too."""
     table = pack(grams_by_family)
     owners = table[len(table) // 5 * 4 :]
     families = sorted(grams_by_family)
@@ -867,10 +867,9 @@ def document(
         "table_bytes": len(table),
         "table_sha256": hashlib.sha256(table).hexdigest(),
     }
-    if names_by_family is not None:
-        assert sorted(names_by_family) == families, "the names table indexes the 4-grams' families"
-        names = pack(names_by_family)
+    if names is not None:
         name_owners = names[len(names) // 5 * 4 :]
+        assert max(name_owners, default=0) < len(families), "the names table indexes the 4-grams' families"
         for i, record in enumerate(records):
             record["names"] = name_owners.count(i)
         doc |= {
@@ -942,10 +941,13 @@ def build(cache: Path = CACHE) -> tuple[dict[str, object], bytes, bytes]:
     generic = [s.family for s in SOURCES if s.generic]
     kb = kb_texts()
     quotes = linked_families()
-    names = family_names(strings, embeds, kb, generic, quotes, operator_names(), common_names(cache))
-    doc, table = document(family_grams(strings, embeds, kb, generic, errors, quotes), described, names)
+    by_family = family_names(strings, embeds, kb, generic, quotes, operator_names(), common_names(cache))
+    grams = family_grams(strings, embeds, kb, generic, errors, quotes)
+    assert sorted(by_family) == sorted(grams), "the names table indexes the 4-grams' families"
+    names = pack(by_family)  # packed once: the document counts its owners, the caller writes it
+    doc, table = document(grams, described, names)
     doc["kb_sha256"] = kb_digest(kb)
-    return doc, table, pack(names)
+    return doc, table, names
 
 
 def dev_counts(data: Path = ROOT / "tests" / "data" / "explain") -> None:

@@ -121,16 +121,16 @@ def test_the_build_keeps_each_family_s_own_names_by_the_three_rules(build: Any) 
 def test_the_names_table_is_in_the_document_and_reproducible(build: Any) -> None:
     grams = {"alpha": {1, 2}, "beta": {3}}
     names = {"alpha": {7}, "beta": {5, 9}}
-    first = build.document(grams, {"alpha": "a", "beta": "b"}, names)
-    second = build.document(grams, {"alpha": "a", "beta": "b"}, names)
+    table = build.pack(names)
+    first = build.document(grams, {"alpha": "a", "beta": "b"}, table)
+    second = build.document(grams, {"alpha": "a", "beta": "b"}, build.pack(names))
     assert json.dumps(first[0], sort_keys=True) == json.dumps(second[0], sort_keys=True)
     doc = first[0]
-    table = build.pack(names)
     assert doc["names_table_bytes"] == len(table) == 15
     assert doc["names_table_sha256"] == hashlib.sha256(table).hexdigest()
     assert [r["names"] for r in doc["families"]] == [1, 2]
     with pytest.raises(AssertionError):
-        build.document(grams, {"alpha": "a", "beta": "b"}, {"alpha": {7}})
+        build.document(grams, {"alpha": "a", "beta": "b"}, build.pack({**names, "gamma": {11}}))
 
 
 def test_the_shipped_names_table_is_consistent_with_its_document() -> None:
