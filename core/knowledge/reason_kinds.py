@@ -3,10 +3,13 @@
 A reason line (:func:`.reasons.reason_line`) or a code's own reason (``Error Code 4: Internal Error
 (<reason>)``) often says what kind of failure it is and carries its values: two shapes that differ, two
 data types, an opset pair, a library or file it could not use, an op with no implementation, a size of
-zero, a value over a limit, a size of memory, a name the model lacks.  :data:`REASON_KINDS` is the one
-table of those kinds; :func:`reason_kind` reads a line with it, :func:`reason_hint` gives a code card's fix
-its first words.  A kind speaks only where it read every value it names; nothing is inferred that the line
-does not say.
+zero, a value over a limit, a size of memory, a name the model lacks; and (:data:`NEW_KINDS`) a Python name
+not defined, a method called on a null object, a target not built, a library refused for its executable
+stack, a crash inside a named library, an op not registered at an opset or in a plugin's registry, an object
+of another type, a count of inputs, the only case a step supports, a value an option refuses.
+:data:`REASON_KINDS` is the one table of those kinds; :func:`reason_kind` reads a line with it,
+:func:`reason_hint` gives a code card's fix its first words.  A kind speaks only where it read every value it
+names; nothing is inferred that the line does not say.
 
 Imported only when an answer quotes a reason (:func:`.clauses.reason_line_answered`,
 :func:`.clauses.code_reason_answered`): a lookup answered otherwise never loads this table.
@@ -174,7 +177,24 @@ def _library_not_found(values: dict[str, str], line: str) -> bool:
     return _LIBRARY_OTHER.search(line) is None
 
 
+_TYPE_NAME = re.compile(r"[A-Z.]")
+
+
+def _type_names(values: dict[str, str], line: str) -> bool:
+    """Two different names of which at least one is written as a type or class is (a capital or a
+    dotted path: ``relay.Expr``, ``NoneType``), not two plain words of a sentence."""
+    return _two_differ(values, line) and any(_TYPE_NAME.search(v) for v in values.values())
+
+
+def _opset_set(values: dict[str, str], line: str) -> bool:
+    """An opset of 1 or more: opset 0 is a domain the model imports no opset of, which no release's operator
+    list fixes."""
+    return int(values["version"]) > 0
+
+
 _VALID = {
+    "opset": _opset_set,
+    "types": _type_names,
     "zero": _zero_or_below,
     "size": _not_all_zero,
     "differ": _two_differ,
@@ -230,6 +250,145 @@ _DTYPE_REFUSED_FIX = (
     "float64), in the source model before export or with the exporter's or converter's type options, and "
     "feed data of the type the model then declares."
 )
+
+_QUOTE = "['\"`‘“]"
+_UNQUOTE = "['\"`’”]"
+
+NEW_KINDS: tuple[ReasonKind, ...] = (
+    ReasonKind(
+        "name-not-defined",
+        r"\bNameError: name '(?P<name>[A-Za-z_]\w{0,80})' is not defined",
+        "Python code of the tool or its caller uses the name '{name}', which is defined neither in its "
+        "module nor among the builtins of the interpreter that runs it: an import missing or removed in this "
+        "release, or a name such as exit or quit that only the site module adds (absent with python -S, in "
+        "embedded or frozen interpreters and some notebooks).",
+        "Find where '{name}' should come from: for a module's own name, the release of the package that "
+        "still defines it (match the versions its requirements name); for exit or quit, an interpreter that "
+        "loads the site module (no -S, a standard CPython rather than an embedded one) or a release of the "
+        "tool that calls sys.exit, and the lines printed before this one, which say why the tool meant to "
+        "stop; for your own code, the import of '{name}' above the call.",
+    ),
+    ReasonKind(
+        "null-object",
+        r"(?i:attempt to invoke (?:virtual |interface |static )?method) '(?:[\w.$<>\[\]]{1,120} )?"
+        r"(?P<owner>[\w.$]{1,160})\.(?P<method>[\w$]{1,80})\([^)'\n]{0,200}\)' on a null object reference",
+        "The app called {method} on a {owner} that is null: the step that should have made that object (a "
+        "model or network load, a session or runtime build) returned null or failed earlier, and the code "
+        "went on with its result.",
+        "Check the call that creates the {owner} whose {method} failed: test its result for null right after "
+        "it and log the exception or error it gave (the model file or asset path, the runtime or target "
+        "chosen, the native libraries packaged with the app); the first error before this one in the log is "
+        "the reason it is null.",
+    ),
+    ReasonKind(
+        "not-enabled",
+        r"(?P<what>(?i:\b(?:target|backend|device|codegen|provider|extension|feature|runtime))\s{1,2}"
+        r"['\"`]?(?!(?i:is|was|not)\b)[\w.-]{1,40}['\"`]?) "
+        r"(?i:(?:is |was )?not (?:enabled|built|compiled))\b",
+        "The line says {what} is not enabled in this build: the tool was compiled without it, so nothing "
+        "that needs it can run, whatever the model.",
+        "Use a build that has {what}: rebuild with its option on (for TVM, set(USE_LLVM ON) or the path of "
+        "llvm-config in config.cmake for the llvm target, USE_CUDA, USE_VULKAN and the like for the others), "
+        "or install a package built with it; or choose a target, backend or provider this build has.",
+    ),
+    ReasonKind(
+        "executable-stack",
+        r"(?P<problem>(?i:cannot enable executable stack))",
+        'The loader found {path} but refused it ("{problem}"): the library is marked as needing an '
+        "executable stack, which this system does not allow (glibc 2.41 and later refuse it, as do hardened "
+        "kernels and SELinux policies).",
+        "Clear that mark on {path} (patchelf --clear-execstack {path}, or execstack -c {path}), or install "
+        "a release of the package whose {path} is built without it; a system with an older glibc loads it "
+        "as it is.",
+        path="library",
+    ),
+    ReasonKind(
+        "access-violation",
+        r"\((?P<module>[\w.+-]{1,80}\.(?i:dll|so|dylib))\)[^\n]{0,120}?(?i:0xC0000005|access violation)",
+        "The process crashed inside {module}: native code there read or wrote memory it does not own (an "
+        "access violation). The model and the call reached {module}; what failed is that library's own code "
+        "or a version of it that does not match its caller.",
+        "Check which {module} the process loads (a debugger's module list, or Process Explorer): a copy of "
+        "another version earlier on the search path (System32, another package's folder) is the usual case, "
+        "so put the copy the tool ships with next to the executable or update the one found; then run once "
+        "with {module}'s provider or backend disabled (the CPU provider) to confirm it is the one failing, "
+        "and report it with the native stack if the matching version still crashes.",
+    ),
+    ReasonKind(
+        "op-at-opset-not-registered",
+        r"(?i:\b(?:no op registered for|invalid))\s{0,2}(?P<op>[A-Za-z_][\w.]{0,60}) with domain_version of "
+        r"(?P<version>\d{1,3})\b",
+        "The line says no schema or kernel of {op} is registered at opset (domain_version) {version} in this "
+        "build: the model was exported at an opset, or in a domain, that this release does not know for "
+        "{op}.",
+        "Make the opset and the runtime meet: install a release of the runtime whose operator list has {op} "
+        "at opset {version}, or export the model at an opset this release reads for {op} (torch.onnx.export "
+        "opset_version, onnx.version_converter); a custom or contrib domain needs the build or the library "
+        "that registers it.",
+        "opset",
+    ),
+    ReasonKind(
+        "op-unsupported",
+        r"(?i:\b(?:description|op_?type|type))\s{0,2}[=:]\s{0,2}(?P<op>[A-Za-z_][\w.:/-]{0,60})\s{0,2}[;,]"
+        r"\s{0,2}(?i:is )?(?i:not found in) \w{0,30}(?i:registry)",
+        _OP_CAUSE,
+        _OP_FIX,
+    ),
+    ReasonKind(
+        "object-type-pair",
+        r"\b(?i:expect(?:ed|s)?)\s{1,2}(?:an? )?(?P<want>[A-Za-z_][\w.]{1,60}),?\s{1,2}(?:but )?"
+        r"(?i:get|got|received|found)\s{1,2}(?:an? )?(?P<got>[A-Za-z_][\w.]{1,60})\b",
+        "The line says an API received {got} where it takes {want}: the object passed (an argument, or "
+        "what an earlier step returned) is of another type than the call expects at this point.",
+        "Pass a {want}: take it from the {got} or convert it (a module's main function from a module, an "
+        "array from a tensor, a loaded model rather than its path), and check that the calling code follows "
+        "the API of the installed release: a {want} for {got} mix-up often follows an API change between "
+        "releases, so the example or script may be written for another one.",
+        "types",
+    ),
+    ReasonKind(
+        "count-unexpected",
+        r"(?i:\bunexpected number of) (?P<what>inputs|outputs|arguments|attributes|parameters) "
+        r"(?i:for|of|in) (?i:node|op|layer) (?P<node>[^\s:]{1,120}(?: \([\w:.]{1,80}\))?)\s{0,2}:\s{0,2}"
+        r"(?P<count>\d{1,4})\b",
+        "The line says {node} has {count} {what}, a number this converter's handler for that op was not "
+        "written for: the framework release that made the graph gives the op another signature than the "
+        "one this converter release knows.",
+        "Use releases that match: a converter release that knows this form of the op (a newer one for a "
+        "newer framework), or the framework release the converter's notes list as supported, then convert "
+        "again; failing that, rewrite the op that {node} comes from so that it is traced with the {what} "
+        "the converter expects.",
+    ),
+    ReasonKind(
+        "only-supported",
+        r"(?i:\bonly (?:supports?|supported|support for|accepts?|allows?))\s{1,2}(?P<what>[^\n,;.!]{3,80}?)"
+        r"\s{1,2}(?i:when|if)\s{1,2}(?P<when>[^\n,;.!]{2,60}?)\s{0,2}(?:[,;.!]|$)",
+        "The line states the only case this step supports: {what} when {when}. The model or the call is "
+        "outside that case, so the tool refuses it rather than convert or run it wrongly.",
+        "Bring the model or call within it: make {what} hold or leave the case the line ties it to ({when}) "
+        "(re-export or reshape the model, or change the input, the batch or the option the line names), or "
+        "keep that part out of this tool (split the model there and run the part on another backend or the "
+        "CPU).",
+    ),
+    ReasonKind(
+        "value-unsupported",
+        r"(?P<what>\b[A-Za-z_][\w.\[\]]{1,60}) (?:is |are )?(?i:unsupported|not supported)\s{0,2}:\s{0,2}"
+        rf"{_QUOTE}(?P<value>[^'\"`’”\n]{{1,60}}){_UNQUOTE}",
+        "The line says the value '{value}' of {what} is not supported here: this build or release of the "
+        "tool takes other values for {what}.",
+        "Give {what} a value this build takes in place of '{value}' (its documentation, or its own list of "
+        "the ones it has, names them), or use the build or package of the tool that has '{value}' (a web, "
+        "GPU or mobile build has values another build lacks).",
+    ),
+)
+"""Kinds of reason added by session 32 (s32a), each from a reason line that a GENERIC dev answer (full KB or
+leave-source-out) only quoted: a Python name not defined (round30.jsonl:32), a method called on a null
+object (round12.jsonl:5), a target not enabled in the build (round36.jsonl:15), a library refused for its
+executable stack (round24.jsonl:40), a crash inside a named library (round13.jsonl:18), an op not registered
+at an opset (round13.jsonl:17), an op not in a plugin's registry (round28.jsonl:36), an object of another
+type than the call takes (messages.jsonl:156), a node's count of inputs a converter does not expect
+(round20.jsonl:41), the only case a step supports with the case it is tied to (round33.jsonl:9), a value an
+option refuses (round24.jsonl:6).  Tried after the older kinds (their answers stay as they were)."""
 
 _SHAPE_WORD = r"(?P<what>shapes?|dimensions?|dims?|rank|n_dims|ndims?|sizes?|batch(?:[ _]size)?|channels?)"
 _I = "(?i:{})"
@@ -387,6 +546,7 @@ REASON_KINDS: tuple[ReasonKind, ...] = (
         "suffix in TensorFlow, or a '_dq' or '_quantized' suffix after quantisation), so take names from "
         "the final model, not the source code.",
     ),
+    *NEW_KINDS,
     ReasonKind(
         "assertion",
         r"(?i:\bassert(?:ion)?\b)",
