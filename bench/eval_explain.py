@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_explain.py [--data tests/data/explain/messages.jsonl] [--misses]
     .venv/bin/python bench/eval_explain.py --draw SEED [--n 10] [--draw-split heldout|dev]
+    .venv/bin/python bench/eval_explain.py --draw SEED --draw-split dev --leave-source-out [--n 10]
     .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--specific] [--data FILE]
         [--misses]
     .venv/bin/python bench/eval_explain.py --leave-source-out --scan [--keep-markers] [--data FILE] [--misses]
@@ -55,6 +56,10 @@ dev records instead (for tuning the automatic judge).  A held-out draw never sho
 held-out draw showed: :data:`DRAWN` lists each earlier draw's seed and the records it showed (their ids and a
 hash of their text, recomputed at the commit each was run on; no text), those records are set aside before
 the pool is drawn from, a seed listed there is refused, and each new held-out draw appends its own row.
+``--draw SEED --draw-split dev --leave-source-out`` draws dev answers ranked as ``--leave-source-out`` ranks
+them (:func:`lso_ranker`): the advice a message the KB was not written from gets, for a person to judge (the
+``s32h-lso`` verdicts of :data:`JUDGED`, whose records it sets aside: :func:`judged_lso`); with the held-out
+split it is refused.
 """
 
 from __future__ import annotations
@@ -333,6 +338,25 @@ def leave_source_out_specific(
     return n, ok
 
 
+def lso_ranker(kb: Any, records: list[dict[str, Any]], all_dev: list[dict[str, Any]]) -> Any:
+    """``rank(record) -> [top match]`` for the dev ``records``, each ranked as
+    :func:`leave_source_out_specific` ranks it: without the entries citing its thread
+    (:func:`source_masks`) and the markers no other thread of ``all_dev`` holds
+    (:func:`single_thread_markers`).  What ``--draw --leave-source-out`` shows and the ``lso`` hand verdicts
+    judged.  A held-out record is refused (that split is never ranked this way)."""
+    hidden = source_masks(kb, records)
+    markers = single_thread_markers([*records, *all_dev])
+
+    def rank(r: dict[str, Any]) -> list[Any]:
+        if r["split"] != "dev":
+            raise ValueError("leave-source-out ranks dev records only")
+        masked = hidden.get(r["source"], frozenset())
+        with markers_hidden(markers.get(r["source"], frozenset())):
+            return list((kb.without(masked) if masked else kb).lookup(r["message"], top=1))
+
+    return rank
+
+
 def single_thread_markers(records: list[dict[str, Any]]) -> dict[str, frozenset[tuple[str, str]]]:
     """Per thread of the ``dev`` records, the family markers (``(family, literal)``) found in that thread's
     messages and in no other dev thread's: a marker may have been written from that one thread (markers
@@ -576,12 +600,13 @@ DEV_NOTE = "dev records: drawn to judge by hand and tune the automatic judge (tu
 
 
 def right_tool_answers(
-    kb: Any, records: list[dict[str, Any]], split: str
+    kb: Any, records: list[dict[str, Any]], split: str, rank: Any = None
 ) -> list[tuple[dict[str, Any], Any]]:
-    """``(record, top match)`` of each record of ``split`` whose top match is its tool's, in record order."""
+    """``(record, top match)`` of each record of ``split`` whose top match is its tool's, in record order;
+    ``rank(record)`` gives a record's matches where it is not ``kb.lookup`` (:func:`lso_ranker`)."""
     out = []
     for r in (r for r in records if r["split"] == split):
-        matches = kb.lookup(r["message"], top=1)
+        matches = rank(r) if rank is not None else kb.lookup(r["message"], top=1)
         if matches and matches[0].entry.family in (r["family"], *r.get("also", ())):
             out.append((r, matches[0]))
     return out
@@ -612,22 +637,25 @@ def draw(
     n: int,
     split: str,
     seen: frozenset[str] = frozenset(),
+    rank: Any = None,
 ) -> list[dict[str, Any]]:
     """Print ``n`` right-tool answers of ``split`` drawn with ``random.Random(seed)``, for a person to judge:
     the message, the top entry's id and title and the advice as rendered (cause and fix with the captures
     filled in).  Each answer carries the automatic verdict last, so the hand verdict can be compared.
     Records whose text hash is in ``seen`` (shown by an earlier draw) are not drawn; returns the drawn
-    records."""
+    records.  With ``rank`` (:func:`lso_ranker`: dev only) each record is ranked as a message the KB was not
+    written from, and the pool is the records whose answer is still their tool's that way."""
     import random
 
     fresh = [r for r in records if message_hash(r) not in seen]
-    pool = right_tool_answers(kb, fresh, split)
+    pool = right_tool_answers(kb, fresh, split, rank)
     picked = random.Random(seed).sample(range(len(pool)), min(n, len(pool)))
     warning = DRAW_WARNING.format(n=len(picked), split=split) if split == "heldout" else DEV_NOTE
     print(warning)
     aside = len(records) - len(fresh)
     earlier = f" ({aside} record(s) shown by an earlier draw set aside)" if aside else ""
-    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers{earlier}\n")
+    mode = ", leave-source-out" if rank is not None else ""
+    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers{mode}{earlier}\n")
     for k, i in enumerate(picked, 1):
         r, m = pool[i]
         e = m.entry
@@ -1081,7 +1109,7 @@ def main() -> None:
         action="store_true",
         help="only family@1/code@3 of the dev records, each ranked without the entries whose source cites "
         "its thread and the markers no other dev thread holds (default: every part of LSO_DATA; with "
-        "--data, that file)",
+        "--data, that file); with --draw SEED --draw-split dev, the drawn answers are ranked that way",
     )
     parser.add_argument(
         "--blank-markers",
@@ -1212,9 +1240,7 @@ def run_leave_source_out(
 
     kb = load_kb(user_dir=Path("/nonexistent"))
     print(f"KB of {len(kb)} entries")
-    all_dev = (
-        None if keep_markers else [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
-    )
+    all_dev = None if keep_markers else all_dev_records()
     if scan:
         sums = [0, 0, 0, 0]
         for path in (data,) if data is not None else SCAN_LSO_DATA:
@@ -1243,6 +1269,11 @@ def run_leave_source_out(
                 "   specific advice, leave-source-out, all parts: "
                 + _pct(specific_total[1], specific_total[0])
             )
+
+
+def all_dev_records() -> list[dict[str, Any]]:
+    """Every dev record of the data sets (what :func:`single_thread_markers` compares threads over)."""
+    return [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
 
 
 def _print_scan_part(name: str, found: int, n: int, noise: int, warned: int) -> None:
@@ -1387,18 +1418,31 @@ def advice_hash(m: Any) -> str:
     return hashlib.sha1(f"{m.cause}\n{m.fix}".encode()).hexdigest()[:12]
 
 
+def dev_records_with_ids(path: Path) -> list[dict[str, Any]]:
+    """:func:`load_with_ids`'s dev records only (held-out ones dropped before anything else is done)."""
+    return [r for r in load_with_ids(path) if r.get("split") == "dev"]
+
+
 def judged_answers(kb: Any, judged: Path = JUDGED) -> tuple[list[tuple[dict[str, Any], Any]], int]:
     """``(verdict, top match)`` of each hand verdict whose answer is still the one judged (same entry, same
-    rendered advice), and how many verdicts' answers changed since (those are not compared)."""
+    rendered advice), and how many verdicts' answers changed since (those are not compared).  A verdict
+    with ``lso`` true judged the answer ranked as a message the KB was not written from (:func:`lso_ranker`,
+    ``--draw --leave-source-out``), and is compared with the answer ranked that way."""
     verdicts = load(judged)
     names = {v["id"].split(":")[0] for v in verdicts}
-    records = {r["id"]: r for name in names for r in load_with_ids(DATA.with_name(name))}
+    records = {r["id"]: r for name in sorted(names) for r in dev_records_with_ids(DATA.with_name(name))}
+    lso = (
+        lso_ranker(kb, list(records.values()), all_dev_records())
+        if any(v.get("lso") for v in verdicts)
+        else None
+    )
     same, changed = [], 0
     for v in verdicts:
         r = records[v["id"]]
         assert r["split"] == "dev", v["id"]
-        m = kb.lookup(r["message"], top=1)[0]
-        if m.entry.id != v["entry"] or advice_hash(m) != v["advice_sha1"]:
+        found = lso(r) if v.get("lso") and lso is not None else kb.lookup(r["message"], top=1)
+        m = found[0] if found else None
+        if m is None or m.entry.id != v["entry"] or advice_hash(m) != v["advice_sha1"]:
             changed += 1
         else:
             same.append((v, m))
@@ -1446,6 +1490,8 @@ def run_draw(args: argparse.Namespace) -> None:
     if args.n < 1:
         raise SystemExit("--n must be at least 1")
     held_out = args.draw_split == "heldout"
+    if held_out and args.leave_source_out:
+        raise SystemExit("--draw --leave-source-out draws dev records only: give --draw-split dev")
     earlier = drawn_before(args.drawn) if held_out else []
     if any(row["seed"] == args.draw for row in earlier):
         raise SystemExit(
@@ -1457,9 +1503,20 @@ def run_draw(args: argparse.Namespace) -> None:
     set_cited_aside(records, [e.source for e in kb.entries])
     print(f"records of {', '.join(p.name for p in paths)}; KB of {len(kb)} entries")
     seen = frozenset(d["message_sha1"] for row in earlier for d in row["drawn"])
-    shown = draw(kb, records, args.draw, args.n, args.draw_split, seen)
+    if args.leave_source_out:
+        seen |= judged_lso(records)
+    rank = lso_ranker(kb, records, all_dev_records()) if args.leave_source_out else None
+    shown = draw(kb, records, args.draw, args.n, args.draw_split, seen, rank)
     if held_out and shown:
         record_draw(args.drawn, earlier, args.draw, shown)
+
+
+def judged_lso(records: list[dict[str, Any]], judged: Path = JUDGED) -> frozenset[str]:
+    """The text hashes (:func:`message_hash`) of the ``records`` that already have a hand verdict judged under
+    leave-source-out (``lso`` rows of :data:`JUDGED`): a later ``--draw --leave-source-out`` sets them aside,
+    so that a draw after a change judges answers its change was not tuned on."""
+    ids = {v["id"] for v in load(judged) if v.get("lso")} if judged.exists() else set()
+    return frozenset(message_hash(r) for r in records if r["id"] in ids)
 
 
 def record_draw(path: Path, earlier: list[dict[str, Any]], seed: int, shown: list[dict[str, Any]]) -> None:

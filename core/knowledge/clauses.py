@@ -188,6 +188,60 @@ _NOT_SUPPORTED_FIX = (
     "it), or, when {op} is only in pre- or post-processing, cut the model before it and run that part "
     "outside."
 )
+UNSUPPORTED_OP_CLAUSES = frozenset(
+    {"operator-not-supported-list", "operator-is-not-supported", "operator-unsupported"}
+)
+"""The reason clauses of an operator a tool has no converter or kernel for, in any tool's wording: their fix
+is tool-neutral, so the tool's own way to add or replace an operator (:data:`UNSUPPORTED_OP_STEPS`) follows
+it."""
+UNSUPPORTED_OP_STEPS = {
+    "torch_onnx": "For torch.onnx: register a symbolic for {op} before exporting "
+    "(torch.onnx.register_custom_op_symbolic('{op}', symbolic_fn, opset_version), the function building it "
+    "from ONNX ops with g.op), export at a higher opset_version when the message says a later opset added "
+    "it, or export with the dynamo-based exporter (torch.onnx.export(..., dynamo=True)), which decomposes "
+    "many aten operators first.",
+    "openvino": "For OpenVINO: map {op} with a frontend extension (openvino.frontend ConversionExtension or "
+    "OpExtension, given to convert_model(extension=...) or core.add_extension) onto operations OpenVINO has, "
+    "or check {op} in the frontend's supported-operations list of a newer release.",
+    "tensorrt": "For TensorRT: implement {op} as a plugin (IPluginV2DynamicExt or IPluginV3, its creator in "
+    "the plugin registry; the ONNX parser uses a registered plugin named as the node's op_type), or keep "
+    "{op} out of the engine (onnxruntime's TensorRT EP leaves such nodes to CUDA or the CPU).",
+    "qualcomm": "For QAIRT/SNPE: write an op package (UDO) for {op} and give it to the converter "
+    "(--op_package_config / --udo_config_paths) and the runtime, or convert the model's ONNX export with "
+    "qnn-onnx-converter / snpe-onnx-to-dlc, whose ONNX frontend covers other operators.",
+    "rknn": "For RKNN-Toolkit2: give {op} a custom-operator class (shape_infer and compute) registered with "
+    "rknn.reg_custom_op before load_onnx, and its kernel with rknn_register_custom_ops on the board; or "
+    "replace {op} in the ONNX model.",
+    "mnn": "For MNN: MNNConvert -f <framework> --OP lists the operators this converter takes; a missing one "
+    "needs an op converter under tools/converter/source and an Execution for the backend.",
+    "coreml": "For coremltools: register a translation for {op} built from MIL ops (@register_torch_op for a "
+    "PyTorch op, @register_tf_op for a TensorFlow one) before ct.convert.",
+    "onnxruntime": "For onnxruntime: give the session a custom-op library that implements {op} "
+    "(SessionOptions.register_custom_ops_library; onnxruntime-extensions holds many), or check that the "
+    "model's opset and the execution provider both support it.",
+    "tflite": "For the TFLite converter: allow TensorFlow ops (converter.target_spec.supported_ops = "
+    "[tf.lite.OpsSet.TFLITE_BUILTINS, tf.lite.OpsSet.SELECT_TF_OPS], run with the Flex delegate) or "
+    "converter.allow_custom_ops = True with a custom kernel registered in the interpreter.",
+}
+"""Per tool, how it adds or replaces an operator it lacks, from its own documentation: torch.onnx's
+register_custom_op_symbolic and dynamo exporter (pytorch.org 'torch.onnx'), OpenVINO's frontend extensions
+('Frontend Extensions'), TensorRT's plugins (developer guide 'Extending TensorRT with Custom Layers'),
+QAIRT/SNPE op packages (UDO), rknn-toolkit2's custom operators (examples/functions/custom_op:
+rknn.reg_custom_op; rknn_custom_op.h), MNNConvert --OP and its converter sources, coremltools'
+register_torch_op / register_tf_op ('Composite Operators'), onnxruntime's custom-op libraries, TFLite's Select
+TF ops and custom ops.  The unsupported-operator clauses append the tool's line to their tool-neutral fix
+(:func:`with_tool_steps`): that fix fits any tool, the line says how this one takes the operator."""
+
+
+def with_tool_steps(clause_id: str, family: str, fix: str) -> str:
+    """``fix`` of the clause ``clause_id``, followed by the tool's own way to add or replace an operator when
+    the clause is an unsupported-operator one (:data:`UNSUPPORTED_OP_CLAUSES`) and the tool has one."""
+    if clause_id not in UNSUPPORTED_OP_CLAUSES:
+        return fix
+    steps = UNSUPPORTED_OP_STEPS.get(family)
+    return f"{fix} {steps}" if steps else fix
+
+
 _DTYPE_CAUSE = (
     "The tool has no kernel or conversion for data type {dtype} where the message says: the types it "
     "takes there do not include {dtype} (int64, float64 and bool tensors are the ones accelerator "
@@ -5869,7 +5923,7 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
     if clause.scope == REASON and m.entry.level == "family":
         reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
     cause = clause.cause.replace("{card}", m.entry.cause)
-    fix = clause.fix.replace("{card_fix}", m.entry.fix)
+    fix = with_tool_steps(clause.id, m.entry.family, clause.fix.replace("{card_fix}", m.entry.fix))
     return _answered_as(m, clause.id, cause, fix, clause.source, parts + kept, [*reasons, "pattern"])
 
 
