@@ -30,6 +30,7 @@ from collections import namedtuple
 from dumpscope.core.knowledge.entry import generic_wording
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
 from dumpscope.core.knowledge.markers import MARKERS, STRONG, UNCOVERED
+from dumpscope.core.knowledge.paste import as_printed
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -146,10 +147,10 @@ def matches_json(matches: list[Match], follows: tuple[bool, ...]) -> list[dict[s
 
 def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     """The answer to ``message``: ranked matches with their confidence, "not covered" or "no confident
-    match"."""
-    text = message[:MAX_TEXT]
+    match".  The message is read as its tool printed it (:func:`.paste.as_printed`)."""
+    matches = kb.lookup(message[:MAX_TEXT], top=max(top, 3))
+    text = as_printed(message[:MAX_TEXT])
     lowered = text.lower()
-    matches = kb.lookup(text, top=max(top, 3))
     uncovered = _uncovered_tool(text, lowered)
     if uncovered is not None:
         kept = [m for m in matches if _applies_anywhere(m)][:top]

@@ -62,6 +62,7 @@ from dumpscope.core.knowledge.index import (
     word_norms,
 )
 from dumpscope.core.knowledge.markers import component_unnamed
+from dumpscope.core.knowledge.paste import as_printed, captures_as_pasted
 from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import is_common_word, tokens
 from dumpscope.core.lazyre import LazyPattern
@@ -764,12 +765,18 @@ class KnowledgeBase:
         the constraint the message states, when it has one (:mod:`.clauses`); a card still first is answered
         by text any tool prints that its own part holds, found by its pattern
         (:func:`.clauses.runtime_answered`: the loader's ``invalid ELF header`` in a message naming RKNN).
+        The message is read as its tool printed it (:func:`.paste.as_printed`: a paste's CRLF, quote marks,
+        HTML entities, typographic quotes, doubled spaces and hard wraps undone), its captures shown as the
+        paste holds them where that differs by quotes and spaces only (:func:`.paste.captures_as_pasted`).
         """
+        pasted = message[:MAX_TEXT]
+        text = as_printed(pasted)
         try:
-            return self._lookup(message, top)
+            found = self._lookup(text, top)
         except StaleIndex:  # an entry's line differs from the index's: every entry parsed, then again
             self._parse_every_entry()
-            return self._lookup(message, top)
+            found = self._lookup(text, top)
+        return found if text is pasted else _captures_as_pasted(found, pasted)
 
     def _lookup(self, message: str, top: int) -> list[Match]:
         """:meth:`lookup` on this knowledge base as it is."""
@@ -1116,6 +1123,11 @@ class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
 
     def found(self) -> bool:
         return self.pattern or bool(self.hit) or self.partial or self.shared or self.sim >= MIN_WORDS
+
+
+def _captures_as_pasted(found: list[Match], pasted: str) -> list[Match]:
+    """``found`` with each match's captures as the paste holds them (:func:`.paste.captures_as_pasted`)."""
+    return [m._replace(captures=captures_as_pasted(m.captures, pasted)) if m.captures else m for m in found]
 
 
 def _evidence(i: int, e: Entry, pattern: bool, seg: _Segment) -> _Evidence:
