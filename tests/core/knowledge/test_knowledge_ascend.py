@@ -130,13 +130,9 @@ pytorch/pytorch torch/fx/experimental/symbolic_shapes.py (PendingUnbackedSymbolN
 torch/_dynamo/utils.py (``Failed running call_function ...`` on fake tensors); apache/tvm commit ccaa534b2c
 (Relay, autotvm, auto_scheduler and tvmc removed before v0.20.0).
 
-From s29e (was test_knowledge_s29e_sources.py): described in test_knowledge_converters.py's docstring.
-
-From s30d (was test_knowledge_s30d_sources.py) and s30f (was test_knowledge_s30f_specific.py): described in
-test_knowledge_onnxruntime.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py) and s31d (was test_knowledge_s31d_sources.py): described in
-test_knowledge_tensorrt.py's docstring.
+Also from s29e_sources (test_knowledge_converters.py), s30d_sources and s30f_specific
+(test_knowledge_onnxruntime.py) and s29g_specific and s31d_sources (test_knowledge_tensorrt.py): their notes
+stand in the docstrings named.
 """
 
 from __future__ import annotations

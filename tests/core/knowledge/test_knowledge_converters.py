@@ -103,16 +103,10 @@ daquexian/onnx-simplifier setup.py; airockchip/rknn-toolkit2 rknn-toolkit2/packa
 rknn-toolkit-lite2/packages; apache/tvm python/tvm/libinfo.py (before and after ebc9348bd7);
 PaddlePaddle/Paddle2ONNX paddle2onnx/parser/parser.cc (LoadParams) and utils/utils.h (P2OLogger's prefix).
 
-From s28e (was test_knowledge_s28e_sources.py): described in test_knowledge_ascend.py's docstring.
-
-From s30f (was test_knowledge_s30f_specific.py) and s31f (was test_knowledge_s31f_specific.py): described in
-test_knowledge_onnxruntime.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py): described in test_knowledge_tensorrt.py's docstring.
-
-From s29c (was test_knowledge_s29c_sources.py): described in test_knowledge_tflite.py's docstring.
-
-From s30e (was test_knowledge_s30e_sources.py): described in test_knowledge_torch_onnx.py's docstring.
+Also from s28e_sources (test_knowledge_ascend.py), s30f_specific and s31f_specific
+(test_knowledge_onnxruntime.py), s29g_specific (test_knowledge_tensorrt.py), s29c_sources
+(test_knowledge_tflite.py) and s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the
+docstrings named.
 """
 
 from __future__ import annotations

@@ -135,12 +135,9 @@ From s24f: coremltools e0e2f42 (type_mapping, torch ops, optimize, ops/helper), 
 
 From s25f: coremltools e0e2f42 (MIL ops rank/dtype/shape, program, backend), Core ML load, Python 3.14.
 
-From s31e (was test_knowledge_s31e_removed_apis.py): described in test_knowledge_openvino.py's docstring.
-
-From s28c (was test_knowledge_s28c_tflite_coreml_sources.py) and s29c (was test_knowledge_s29c_sources.py):
-described in test_knowledge_tflite.py's docstring.
-
-From s30e (was test_knowledge_s30e_sources.py): described in test_knowledge_torch_onnx.py's docstring.
+Also from s31e_removed_apis (test_knowledge_openvino.py), s28c_tflite_coreml_sources and s29c_sources
+(test_knowledge_tflite.py) and s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the
+docstrings named.
 """
 
 from __future__ import annotations

@@ -5,10 +5,8 @@ file is named beside each group), not copied from the evaluation set.  Each wide
 messages that carry none of the few literals it was detected by before (the tool's name, one
 headline message), and cases where a big family's common words appear too.
 
-From s28b (was test_knowledge_s28b_rknn_qualcomm.py): described in test_knowledge_rknn.py's docstring.
-
-From s28c (was test_knowledge_s28c_tflite_coreml_sources.py) and s29c (was test_knowledge_s29c_sources.py):
-described in test_knowledge_tflite.py's docstring.
+Also from s28b_rknn_qualcomm (test_knowledge_rknn.py) and s28c_tflite_coreml_sources and s29c_sources
+(test_knowledge_tflite.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

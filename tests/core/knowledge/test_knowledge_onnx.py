@@ -47,12 +47,9 @@ Each row: the text, the entry that must answer it, and the captured parts its ad
 From s22e: onnx ``onnx/version_converter`` (BaseConverter.h, convert.cc, helper.cc, adapters/*.h), onnx commit
 4ebc37b (onnx.mapping removed in 1.19), onnxsim 0.4.x (model_checking.py, onnx_simplifier.py, onnxsim.cpp).
 
-From s29e (was test_knowledge_s29e_sources.py) and s31e (was test_knowledge_s31e_sources.py): described in
-test_knowledge_converters.py's docstring.
-
-From s31e (was test_knowledge_s31e_removed_apis.py): described in test_knowledge_openvino.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py): described in test_knowledge_tensorrt.py's docstring.
+Also from s29e_sources and s31e_sources (test_knowledge_converters.py), s31e_removed_apis
+(test_knowledge_openvino.py) and s29g_specific (test_knowledge_tensorrt.py): their notes stand in the
+docstrings named.
 """
 
 from __future__ import annotations

@@ -187,12 +187,9 @@ status code returned while running <op> node. Name:'<name>' Status Message: ...`
 Node: <name> Status Message:``); apache/tvm src/runtime/cuda/cuda_common.h (``CUDAError: <call> failed with
 error: <CUresult name>``); tensorflow/lite/core/subgraph.cc (``Node number %d (%s) failed to prepare.``).
 
-From s29e (was test_knowledge_s29e_sources.py): described in test_knowledge_converters.py's docstring.
-
-From s28b (was test_knowledge_s28b_rknn_qualcomm.py): described in test_knowledge_rknn.py's docstring.
-
-From s29d (was test_knowledge_ort_trt_s29d.py), s29g (was test_knowledge_s29g_specific.py) and s31d (was
-test_knowledge_s31d_sources.py): described in test_knowledge_tensorrt.py's docstring.
+Also from s29e_sources (test_knowledge_converters.py), s28b_rknn_qualcomm (test_knowledge_rknn.py) and
+ort_trt_s29d, s29g_specific and s31d_sources (test_knowledge_tensorrt.py): their notes stand in the docstrings
+named.
 """
 
 from __future__ import annotations

@@ -156,11 +156,8 @@ wheel (no openvino/runtime); pytorch/pytorch torch/onnx/__init__.py and _interna
 torch 2.14.0 (dynamo=True default, import onnxscript, no dynamo_export); onnx/onnx commit 03e6c8f2a (v1.9.0);
 apple/coremltools commit 973eae67 (6.0b1); google-ai-edge/LiteRT's ai-edge-litert wheel.
 
-From s28b (was test_knowledge_s28b_rknn_qualcomm.py): described in test_knowledge_rknn.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py): described in test_knowledge_tensorrt.py's docstring.
-
-From s30e (was test_knowledge_s30e_sources.py): described in test_knowledge_torch_onnx.py's docstring.
+Also from s28b_rknn_qualcomm (test_knowledge_rknn.py), s29g_specific (test_knowledge_tensorrt.py) and
+s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

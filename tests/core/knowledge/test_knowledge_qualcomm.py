@@ -125,13 +125,9 @@ executorch qnn_partitioner.py.
 From s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn builder/*.cc, qnn_execution_provider.cc),
 Genie.dll strings (onnxruntime-qnn 2.7.0), the QNN SampleApp's main.cpp.
 
-From s30f (was test_knowledge_s30f_specific.py): described in test_knowledge_onnxruntime.py's docstring.
-
-From s28b (was test_knowledge_s28b_rknn_qualcomm.py) and s29b (was test_knowledge_s29b_rknn_qualcomm.py):
-described in test_knowledge_rknn.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py) and s31d (was test_knowledge_s31d_sources.py): described in
-test_knowledge_tensorrt.py's docstring.
+Also from s30f_specific (test_knowledge_onnxruntime.py), s28b_rknn_qualcomm and s29b_rknn_qualcomm
+(test_knowledge_rknn.py) and s29g_specific and s31d_sources (test_knowledge_tensorrt.py): their notes stand in
+the docstrings named.
 """
 
 from __future__ import annotations

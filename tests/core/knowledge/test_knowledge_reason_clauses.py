@@ -5,7 +5,7 @@ Every message is written from the vendors' wording (OpenVINO's NODE_VALIDATION_C
 the Inference Engine's messages, onnx shape inference and version converter, the converters' "not supported"
 lists) with names and values of our own; none is a message of the evaluation set.
 
-From s29d (was test_knowledge_ort_trt_s29d.py): described in test_knowledge_tensorrt.py's docstring.
+Also from ort_trt_s29d (test_knowledge_tensorrt.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

@@ -133,11 +133,8 @@ Session s29b: RKNN-Toolkit2's and QNN's failure texts as their tools print them.
 
 Every message is the source's format with made-up names and values, never an eval message.
 
-From s31e (was test_knowledge_s31e_sources.py): described in test_knowledge_converters.py's docstring.
-
-From s29g (was test_knowledge_s29g_specific.py): described in test_knowledge_tensorrt.py's docstring.
-
-From s30e (was test_knowledge_s30e_sources.py): described in test_knowledge_torch_onnx.py's docstring.
+Also from s31e_sources (test_knowledge_converters.py), s29g_specific (test_knowledge_tensorrt.py) and
+s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

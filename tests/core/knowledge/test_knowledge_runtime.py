@@ -35,8 +35,8 @@ From s22e: Python's import system (a local file shadowing a package, circular im
 import_array and Cython's size check, protobuf's descriptor.py, glibc ld.so's dl-version.c (GLIBC_/GLIBCXX_
 version not found).
 
-From s29d (was test_knowledge_ort_trt_s29d.py) and s31d (was test_knowledge_s31d_sources.py): described in
-test_knowledge_tensorrt.py's docstring.
+Also from ort_trt_s29d and s31d_sources (test_knowledge_tensorrt.py): their notes stand in the docstrings
+named.
 """
 
 from __future__ import annotations

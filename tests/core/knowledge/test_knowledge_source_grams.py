@@ -13,7 +13,7 @@ here as their literals are), none of which carries a marker of its tool, and on 
 exceptions, signals, CUDA/cuDNN/cuBLAS errors, Python errors, torch's, Cython's, pybind11's and protobuf's
 texts) that must name no tool.
 
-From s29b (was test_knowledge_s29b_rknn_qualcomm.py): described in test_knowledge_rknn.py's docstring.
+Also from s29b_rknn_qualcomm (test_knowledge_rknn.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

@@ -172,8 +172,8 @@ onnxruntime, TensorRT, Qualcomm and Ascend (branch s31d): entries read from the 
 The messages are written for these tests from the tools' format strings with made-up names and values; none
 is copied from the evaluation set.
 
-From s28d (was test_knowledge_ort_trt_s28d_sources.py), s30d (was test_knowledge_s30d_sources.py) and s30f
-(was test_knowledge_s30f_specific.py): described in test_knowledge_onnxruntime.py's docstring.
+Also from ort_trt_s28d_sources, s30d_sources and s30f_specific (test_knowledge_onnxruntime.py): their notes
+stand in the docstrings named.
 """
 
 from __future__ import annotations

@@ -92,14 +92,9 @@ Vulkan allocator, weight upload and shader compiler) with made-up values, answer
 captured parts in the advice.  The other tests pin where an entry stops: the look-alike wording of other tools
 is no match of it, and the new marker names its family alone.
 
-From s31e (was test_knowledge_s31e_sources.py): described in test_knowledge_converters.py's docstring.
-
-From s30f (was test_knowledge_s30f_specific.py) and s31f (was test_knowledge_s31f_specific.py): described in
-test_knowledge_onnxruntime.py's docstring.
-
-From s31e (was test_knowledge_s31e_removed_apis.py): described in test_knowledge_openvino.py's docstring.
-
-From s30e (was test_knowledge_s30e_sources.py): described in test_knowledge_torch_onnx.py's docstring.
+Also from s31e_sources (test_knowledge_converters.py), s30f_specific and s31f_specific
+(test_knowledge_onnxruntime.py), s31e_removed_apis (test_knowledge_openvino.py) and s30e_sources
+(test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations

@@ -67,10 +67,8 @@ openvino's wheel openvino/tools/ovc/cli_parser.py and openvino/utils/data_helper
 google-ai-edge/LiteRT tflite/python/interpreter_wrapper/interpreter_wrapper.cc and
 tflite/core/model_builder.cc; airockchip/rknn-toolkit2 doc/rknn_server_proxy.md (the fd allocation FAQ).
 
-From s28e (was test_knowledge_s28e_sources.py): described in test_knowledge_ascend.py's docstring.
-
-From s29a (was test_knowledge_s29a_sources.py) and s31e (was test_knowledge_s31e_removed_apis.py): described
-in test_knowledge_openvino.py's docstring.
+Also from s28e_sources (test_knowledge_ascend.py) and s29a_sources and s31e_removed_apis
+(test_knowledge_openvino.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
