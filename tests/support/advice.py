@@ -263,3 +263,17 @@ def keeps_its_entry(cases: Sequence[tuple[str, str, str]]) -> Callable[..., None
         assert subcase not in pattern_ids(kb, message)
 
     return test
+
+
+def not_among_answers(cases: Sequence[tuple[str, str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id)`` rows (ids ``<entry>-<row>``): a lookalike of the entry's text is
+    not among the first three answers (shared words may rank the entry low in a lookup; it is never shown
+    as an answer). Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(
+        ("message", "entry"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, message: str, entry: str) -> None:
+        assert entry not in answer_ids(kb, message, top=3)
+
+    return test

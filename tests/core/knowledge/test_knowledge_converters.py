@@ -129,6 +129,7 @@ from tests.support.advice import (
     assert_answered,
     first_with_values,
     in_top3_with_values,
+    not_among_answers,
     pattern_ids,
 )
 
@@ -801,8 +802,7 @@ test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VAL
 test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
 
 
-@pytest.mark.parametrize(
-    ("message", "entry"),
+test_other_assertions_and_timestamped_lines_are_not_the_mnn_entries = not_among_answers(
     [
         # A plain assert of another program: not MNN_ASSERT's 'res'.
         (
@@ -815,13 +815,8 @@ test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VA
         ("[17:41:04] :40: ONNX Model ir version: 7", "mnn-s28e-converter-release-log-check"),
         # dmlc's prefix always names the file (old TVM, MXNet).
         ("[10:00:00] /tvm/src/relay/ir/expr.cc:10: Check failed: x", "mnn-s28e-converter-release-log-check"),
-    ],
+    ]
 )
-def test_other_assertions_and_timestamped_lines_are_not_the_mnn_entries(
-    kb: KnowledgeBase, message: str, entry: str
-) -> None:
-    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
-    assert entry not in ids
 
 
 @pytest.mark.parametrize(
