@@ -158,3 +158,122 @@ def in_top3_with_values(cases: Sequence[tuple[str, str, dict[str, str]]]) -> Cal
             assert captures.get(name) == value, (name, captures)
 
     return test
+
+
+def answer_ids(kb: Any, message: str, top: int = 5) -> list[str]:
+    """The ids of ``kb.answer(message, top=top)``'s matches, best first."""
+    return [m.entry.id for m in kb.answer(message, top=top).matches]
+
+
+def pattern_ids(kb: Any, message: str, top: int = 5) -> list[str]:
+    """The entries whose own pattern matched ``message`` (not a ranking by shared words), best first."""
+    return [m.entry.id for m in kb.answer(message, top=top).matches if "pattern" in m.reason.split("+")]
+
+
+def entry_by_id(kb: Any, entry_id: str) -> Any:
+    """The shipped entry ``entry_id`` (StopIteration when there is none)."""
+    return next(e for e in kb.entries if e.id == entry_id)
+
+
+def first_with_values(
+    cases: Sequence[tuple[str, str, dict[str, str]]], *, unquoted: tuple[str, ...] = ()
+) -> Callable[..., None]:
+    """A test over ``(message, entry id, captures)`` rows (ids ``<entry>-<row>``): the first answer is that
+    entry, each named capture holds exactly its value, and the advice quotes each value (but those of the
+    capture names in ``unquoted``). Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(
+        ("message", "entry", "named"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, message: str, entry: str, named: dict[str, str]) -> None:
+        top = kb.answer(message, top=3).matches[0]
+        assert top.entry.id == entry
+        captures = dict(top.captures)
+        for name, value in named.items():
+            assert captures.get(name) == value, (name, captures)
+            assert value in top.cause + top.fix or name in unquoted, (name, value)
+
+    return test
+
+
+def looked_up_with_captures(cases: Sequence[tuple[str, str, dict[str, str]]]) -> Callable[..., None]:
+    """A test over ``(text, entry id, captures)`` rows: ``kb.lookup``'s first match is that entry (or a card
+    of it refined by a reason clause, ``<entry>+<clause>``) and each named capture holds exactly its value."""
+
+    @pytest.mark.parametrize(
+        ("text", "entry_id", "captures"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, text: str, entry_id: str, captures: dict[str, str]) -> None:
+        m = kb.lookup(text, top=5)[0]
+        assert m.entry.id.split("+")[0] == entry_id
+        got = dict(m.captures)
+        for name, value in captures.items():
+            assert got[name] == value
+
+    return test
+
+
+def answered_by_generic_entry(cases: Sequence[Case]) -> Callable[..., None]:
+    """A test over catch-all forms (ids: the entry id): the best answer is that generic entry, its advice
+    holds each named part and no placeholder (the automatic judge is not asked: a generic entry's advice
+    repeats the text after the status, which it does not count as specific)."""
+
+    @pytest.mark.parametrize(("message", "entry", "named"), list(cases), ids=[c[1] for c in cases])
+    def test(kb: Any, message: str, entry: str, named: tuple[str, ...]) -> None:
+        top = top_match(kb, message)
+        assert top.entry.id == entry and top.entry.generic
+        assert_advice(top, named, judged_specific=False)
+
+    return test
+
+
+def answers_first(cases: Sequence[tuple[str, str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id)`` rows (ids: the entry id): the first of ``kb.answer``'s matches is
+    that entry. Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(("message", "entry"), list(cases), ids=[c[1] for c in cases])
+    def test(kb: Any, message: str, entry: str) -> None:
+        assert answer_ids(kb, message)[0] == entry
+
+    return test
+
+
+def answers_first_above(cases: Sequence[tuple[str, str, str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id, context entry id)`` rows (ids: the first entry's id): the entry that
+    says why answers first and the one that only reports the outcome (a summary or consequence line, a
+    code's card) stays among the answers below it."""
+
+    @pytest.mark.parametrize(("message", "entry", "under"), list(cases), ids=[c[1] for c in cases])
+    def test(kb: Any, message: str, entry: str, under: str) -> None:
+        ids = answer_ids(kb, message)
+        assert ids[0] == entry, ids
+        assert under in ids[1:], ids
+
+    return test
+
+
+def keeps_its_entry(cases: Sequence[tuple[str, str, str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id, subcase id)`` rows (ids: the subcase id): a message the subcase
+    was not written for is answered first by ``entry`` (the general entry or another case's), and the
+    subcase's own pattern does not match it."""
+
+    @pytest.mark.parametrize(("message", "entry", "subcase"), list(cases), ids=[c[2] for c in cases])
+    def test(kb: Any, message: str, entry: str, subcase: str) -> None:
+        assert answer_ids(kb, message)[0] == entry
+        assert subcase not in pattern_ids(kb, message)
+
+    return test
+
+
+def not_among_answers(cases: Sequence[tuple[str, str]]) -> Callable[..., None]:
+    """A test over ``(message, entry id)`` rows (ids ``<entry>-<row>``): a lookalike of the entry's text is
+    not among the first three answers (shared words may rank the entry low in a lookup; it is never shown
+    as an answer). Bind it to a ``test_`` name at module level so pytest collects it."""
+
+    @pytest.mark.parametrize(
+        ("message", "entry"), list(cases), ids=[f"{c[1]}-{i}" for i, c in enumerate(cases)]
+    )
+    def test(kb: Any, message: str, entry: str) -> None:
+        assert entry not in answer_ids(kb, message, top=3)
+
+    return test

@@ -114,6 +114,25 @@ its error-code headers, to say what a code means for the call that returned it; 
 remaining TORCH_CHECK texts (ranks, empty tensors, argument forms, FlashAttention's TND sequence
 lengths); hicann/runtime device_error_proc.cc and aicpusd_status.h (the AI CPU errcodes of a device
 exception).
+
+From s28e (was test_knowledge_s28e_sources.py):
+
+Branch s28e: Ascend's torch_npu error location, MNN's aborting MNN_ASSERT and its converter's release-build
+log prefix, and torch.export's fake-tensor failures, each case written from the vendor's format string with
+names and values of our own (never an evaluation message).
+
+Vendor files read: hicann/ge graph_metadef/graph/refiner/shape_refiner.cc (infer-function lookup and call);
+Ascend/pytorch torch_npu/csrc/core/npu/NPUException.h (NPU_CHECK_ERROR / OPS_CHECK_ERROR:
+``__func__ ":" __FILE__ ":" __LINE__ " NPU function error: " ... ", error code is "``); alibaba/MNN
+include/MNN/MNNDefine.h (``MNN_ASSERT``: ``int res = (x); ... assert(res)``) and tools/converter/include/
+logkit.h before 1.2.0 (``[hh:mm:ss] file:line: ``, ``[hh:mm:ss] :line: `` under NDEBUG, ``throw Error``);
+pytorch/pytorch torch/fx/experimental/symbolic_shapes.py (PendingUnbackedSymbolNotFound) and
+torch/_dynamo/utils.py (``Failed running call_function ...`` on fake tensors); apache/tvm commit ccaa534b2c
+(Relay, autotvm, auto_scheduler and tvmc removed before v0.20.0).
+
+Also from s29e_sources (test_knowledge_converters.py), s30d_sources and s30f_specific
+(test_knowledge_onnxruntime.py) and s29g_specific and s31d_sources (test_knowledge_tensorrt.py): their notes
+stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -122,7 +141,16 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.codes import extract_codes
-from tests.support.advice import answered_by_entry, assert_answered
+from tests.support.advice import (
+    answer_ids,
+    answered_by_entry,
+    answers_first,
+    answers_first_above,
+    assert_answered,
+    first_with_values,
+    in_top3_with_values,
+    not_among_answers,
+)
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
 
@@ -843,6 +871,12 @@ CASES = [
         "ascend-AICPU-device-exception",
         ("task 91 on stream 6", "errcode 21001 ('param invalid'", "21001 a kernel parameter invalid"),
     ),
+    (
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "E20001: Failed to compile Op [/backbone/Gather_7_ascend_mbatch_batch_2]. (optype: [GatherV2D])",
+        "ascend-s30f-E20001-multi-batch-gear",
+        ("/backbone/Gather_7", "GatherV2D", "gear 2"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -866,6 +900,36 @@ CONFIDENT_CASES = [
         "[ERROR]  load model from file failed, model file is ./zz_model/zz.om, errorCode is 145002",
         "ascend-s19d-acl-sample-load-model-failed",
         ("./zz_model/zz.om", "145002", "--soc_version"),
+    ),
+    (
+        "RuntimeError: call aclnnRmsNorm failed, detail:EZ1001: [PID: 9] 2025-06-01-10:00:00.000.001 Get "
+        "path and read binary_info_config.json failed, please check if the opp_kernel package is installed!",
+        "ascend-s29e-opp-kernel-binary-info",
+        ("aclnnRmsNorm", "config.ini"),
+    ),
+    (
+        "EZ1001: [PID: 77] 2025-06-01-10:00:00.000.002 May not set ASCEND_OPP_PATH or ASCEND_CUSTOM_OPP_PATH "
+        "in env!",
+        "ascend-s29e-opp-path-env-missing",
+        ("set_env.sh",),
+    ),
+    (
+        "[Rank 11] Work WorkHCCL(SeqNum=77, OpType=REDUCE_SCATTER, Timeout(ms)=900000) timed out in blocking "
+        "wait (TORCH_HCCL_BLOCKING_WAIT=1 or HCCL_BLOCKING_WAIT=1).",
+        "torch-npu-s29e-hccl-blocking-wait-timeout",
+        ("rank 11", "REDUCE_SCATTER"),
+    ),
+    (
+        "[W compiler_depend.ts:944] Warning: Process group work ALLGATHER, seq_num 5120 dispatch timeout. "
+        "(function checkDispatch)",
+        "torch-npu-s29e-hccl-dispatch-timeout",
+        ("ALLGATHER", "5120"),
+    ),
+    (
+        "UserWarning: The watchdog timeout 120000ms(which is set by init_process_group) is less than or "
+        "equal to HCCL execution timeout 600000ms! The plog may not be recorded.",
+        "torch-npu-s29e-hccl-watchdog-under-exec-timeout",
+        ("120000ms", "600000ms"),
     ),
 ]
 
@@ -1413,3 +1477,231 @@ def test_s26c_entries_stay_off_lookalikes(kb: KnowledgeBase, message: str, entry
 )
 def test_s26c_markers_name_ascend(kb: KnowledgeBase, message: str) -> None:
     assert "ascend" in kb.named_families(message)
+
+
+TOP3_VALUE_CASES = [
+    (
+        "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 NPU function error: "
+        "call aclnnFlashAttentionScore failed, error code is 561002",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "InnerRun", "line": "218", "api": "call aclnnFlashAttentionScore failed", "value": "561002"},
+    ),
+    (
+        "RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507018",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "operator()", "line": "47", "value": "507018"},
+    ),
+    (
+        "RuntimeError: copy_:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:91 OPS function error: "
+        "InplaceCopy, error code is 500002",
+        "ascend-s28e-torch-npu-error-location",
+        {"call": "copy_", "api": "InplaceCopy", "value": "500002"},
+    ),
+    (
+        "E18888: Failed to Get InferFunc. Reason: ASCEND_OPP_PATH is not set or it's invalid; Or the infer "
+        "func of RoiAlignRotated is not registered.",
+        "ascend-s28e-ge-infer-func-not-registered",
+        {"op_type": "RoiAlignRotated"},
+    ),
+    (
+        "[ERROR] GE(77,atc.bin):2025-02-03-04:05:06.789.012 [shape_refiner.cc:825]77 InferShapeAndType: "
+        "ErrorNo: 4294967295(failed) [Get][InferFunc] failed. type is GridSample3D",
+        "ascend-s28e-ge-infer-func-not-registered",
+        {"op_type": "GridSample3D"},
+    ),
+    (
+        "[Call][InferFunction] failed, node:/head/Concat_2(ConcatD).",
+        "ascend-s28e-ge-call-infer-function-failed",
+        {"op": "/head/Concat_2", "op_type": "ConcatD"},
+    ),
+    (
+        "EZ8888: Gather_41(GatherV2) call infer function failed.",
+        "ascend-s28e-ge-call-infer-function-failed",
+        {"op2": "Gather_41", "op_type2": "GatherV2"},
+    ),
+]
+
+test_the_tools_own_text_gets_its_entry_with_the_values = in_top3_with_values(TOP3_VALUE_CASES)
+
+
+FIRST_VALUE_CASES = [
+    (
+        "[W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::unique2' is not currently "
+        "supported on the NPU backend and will fall back to run on the CPU. This may have performance "
+        "implications. (function npu_cpu_fallback)",
+        "torch-npu-s30d-op-falls-back-to-cpu",
+        {"op": "aten::unique2"},
+    ),
+    (
+        "RuntimeError: The operator 'aten::unique2' would execute its main computation on CPU through "
+        "dispatcher backend fallback because no kernel is registered for the NPU PrivateUse1 backend, "
+        "but CPU fallback is disabled by TORCH_NPU_FALLBACK_CPU_DISABLE=1.",
+        "torch-npu-s30d-cpu-fallback-disabled",
+        {"op": "aten::unique2", "value": "dispatcher backend fallback"},
+    ),
+    (
+        "ImportError: /opt/py/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+        "_ZN3c1017RegisterOperatorsD1Ev",
+        "torch-npu-s30d-undefined-symbol-torch-mismatch",
+        {"value": "_ZN3c1017RegisterOperatorsD1Ev"},
+    ),
+    (
+        "ImportError: /usr/local/Ascend/ascend-toolkit/latest/lib64/libhccl.so: undefined symbol: "
+        "HcclCommInitRootInfoConfig",
+        "ascend-s31d-cann-undefined-symbol",
+        {"value": "HcclCommInitRootInfoConfig"},
+    ),
+    (
+        "ImportError: /opt/py/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+        "aclnnGroupedMatmulGetWorkspaceSize",
+        "ascend-s31d-cann-undefined-symbol",
+        {"value2": "aclnnGroupedMatmulGetWorkspaceSize"},
+    ),
+    (
+        "[W ToKernelNpu.cpp:41] Warning: Device do not support double dtype now, dtype cast repalce with "
+        "float. (function operator())",
+        "torch-npu-s31d-double-cast-to-float",
+        {},
+    ),
+    (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:0 "
+        "and cpu! (when checking argument for argument index in method wrapper_NPU__index_select)",
+        "ascend-s31d-torch-npu-tensors-on-two-devices",
+        {"device": "npu:0", "device2": "cpu", "arg": "index"},
+    ),
+    (
+        "RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different "
+        "from other tensors on npu:1 (when checking argument in method wrapper_NPU__native_layer_norm)",
+        "ascend-s31d-torch-npu-tensors-on-two-devices",
+        {"device3": "cpu", "device4": "npu:1"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+def test_the_torch_npu_location_ranks_under_the_code_it_carries(kb: KnowledgeBase) -> None:
+    """The location line is context: the error code's own entry answers first."""
+    message = (
+        "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 NPU function error: "
+        "call aclnnConvolution failed, error code is 561103"
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert ids[0] != "ascend-s28e-torch-npu-error-location"
+    assert "ascend-s28e-torch-npu-error-location" in ids
+
+
+test_cmake_build_lines_are_not_torch_npu = not_among_answers(
+    [
+        # CMake's own build lines name CMakeFiles folders without a function prefix and line.
+        ('See also "/home/u/proj/build/CMakeFiles/CMakeOutput.log".', "ascend-s28e-torch-npu-error-location"),
+        (
+            "make[2]: *** [CMakeFiles/app.dir/build.make:76: CMakeFiles/app.dir/main.cpp.o] Error 1",
+            "ascend-s28e-torch-npu-error-location",
+        ),
+    ]
+)
+
+
+#: torch_npu prints the CANN code (EZ1001, whose card speaks of any rejected parameter) with the inner reason
+#: after it: the reason's own entry answers, the code's card stays in the answer below it.
+test_the_aclnn_inner_reason_leads_over_its_code_card = answers_first_above(
+    [
+        (
+            "ERROR 06-01 10:00:00 worker.py:88] call aclnnMoeGatingTopK failed, detail:EZ1001: [PID: 31] "
+            "2025-06-01-10:00:00.000.003 Get path and read binary_info_config.json failed, please check if "
+            "the opp_kernel package is installed!\n"
+            "[ERROR] 2025-06-01-10:00:00 (PID:31, Device:0, RankID:-1) ERR01100 OPS call acl api failed",
+            "ascend-s29e-opp-kernel-binary-info",
+            "ascend-EZ1001",
+        )
+    ]
+)
+
+
+def test_the_hccl_teardown_notice_ranks_under_the_collective_that_timed_out(kb: KnowledgeBase) -> None:
+    """The tear-down line only follows from a failed collective: the watchdog line before it answers, the
+    notice answers alone when nothing else was pasted."""
+    notice = (
+        "Some HCCL operations have failed or timed out. Due to the asynchronous nature of ASCEND kernels, "
+        "subsequent NPU operations might run on corrupted/incomplete data."
+    )
+    watchdog = (
+        "[Rank 2] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=9, OpType=ALLREDUCE, "
+        "NumelIn=64, NumelOut=64, Timeout(ms)=600000) ran for 600031 milliseconds before timing out."
+    )
+    ids = [m.entry.id for m in kb.answer(watchdog + "\n" + notice, top=3).matches]
+    assert ids[:2] == ["torch-npu-s20d-hccl-watchdog-timeout", "torch-npu-s29e-hccl-ops-failed-teardown"]
+    alone = kb.answer(notice, top=3)
+    assert alone.matches[0].entry.id == "torch-npu-s29e-hccl-ops-failed-teardown"
+
+
+@pytest.mark.parametrize(
+    ("head", "tail", "entry"),
+    [
+        (
+            "there is an exception of aicore error",
+            "retCode=0x26, [aicore exception]",
+            "ascend-L0C-rw-conflict",
+        ),
+        (
+            "there is an exception of aivec error",
+            "retCode=0x31, [vector core exception]",
+            "ascend-UB-out-of-bounds-VEC",
+        ),
+    ],
+)
+def test_the_errorstr_answers_before_the_task_code_card(
+    kb: KnowledgeBase, head: str, tail: str, entry: str
+) -> None:
+    """The task-code cards (0x26 AI Core, 0x31 Vector core) say 'find the errorStr line'; with it in the
+    paste, the errorStr's own entry answers and the cards stay in the answer."""
+    reason = (
+        "L0C read/write conflict" if "0x26" in tail else "The address for VEC to access UB is out of bounds"
+    )
+    message = (
+        "[Error]: The aicore execution is abnormal.\n"
+        f"EZ9999: The error from device(chipId:1, dieId:0), serial number is 3, {head}, core id is 5, "
+        "error code = 0x800000, dump info: pc start: 0x1240000.\n"
+        f"The extend info: errcode:(0x800000, 0x4, 0) errorStr: {reason}. fixp_error0 info: 0x1\n"
+        f"Kernel task happen error, {tail}."
+    )
+    ids = answer_ids(kb, message)
+    assert ids[0] == entry
+    assert any(i.startswith(("ascend-507015-retCode-0x26", "ascend-507035-retCode-0x31")) for i in ids)
+
+
+test_the_task_code_card_alone_still_answers = answers_first(
+    [("Kernel task happen error, retCode=0x26, [aicore exception].", "ascend-507015-retCode-0x26")]
+)
+
+
+def test_a_warning_before_the_torch_npu_error_leaves_the_error_first(kb: KnowledgeBase) -> None:
+    """The CPU fallback warning is context: the error the round trip raised answers first."""
+    text = (
+        "[W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::linalg_lstsq.out' is not currently "
+        "supported on the NPU backend and will fall back to run on the CPU. This may have performance "
+        "implications. (function npu_cpu_fallback)\n"
+        "RuntimeError: _copy_from_and_resize now only support copy with same size!\n"
+        "[ERROR] 2025-01-01-10:00:00 (PID:1, Device:0, RankID:-1) ERR01007 OPS feature not supported"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id != "torch-npu-s30d-op-falls-back-to-cpu"
+
+
+def test_an_op_of_a_static_model_keeps_the_older_wording_entry(kb: KnowledgeBase) -> None:
+    message = "E20001: Failed to compile Op [/head/Conv_12]. (optype: [Conv2D])"
+    top = kb.answer(message, top=1).matches[0]
+    assert top.entry.id == "ascend-E20001-older-wording"
+    assert "/head/Conv_12" in top.cause
+    assert "gear" not in top.cause
+
+
+def test_a_cpp_symbol_missing_from_torch_npu_is_still_the_torch_mismatch(kb: KnowledgeBase) -> None:
+    """A mangled C++ symbol is torch's (torch and torch_npu versions); an acl/aclnn/Hccl one is CANN's."""
+    text = (
+        "ImportError: /opt/py/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+        "_ZNK3c1010TensorImpl15incref_pyobjectEv"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "torch-npu-s30d-undefined-symbol-torch-mismatch"

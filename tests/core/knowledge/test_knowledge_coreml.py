@@ -134,6 +134,10 @@ optimize/coreml/_config.py, converters/mil/frontend/torch/converter.py and ops.p
 From s24f: coremltools e0e2f42 (type_mapping, torch ops, optimize, ops/helper), ANE, ExecuTorch's delegate.
 
 From s25f: coremltools e0e2f42 (MIL ops rank/dtype/shape, program, backend), Core ML load, Python 3.14.
+
+Also from s31e_removed_apis (test_knowledge_openvino.py), s28c_tflite_coreml_sources and s29c_sources
+(test_knowledge_tflite.py) and s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the
+docstrings named.
 """
 
 from __future__ import annotations
@@ -143,12 +147,15 @@ import pytest
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.answer import answer
 from tests.support.advice import (
+    Case,
     answered_by_entry,
     answered_with_captures,
     answers_with,
     assert_advice,
     assert_answered,
     first_answer,
+    first_with_values,
+    in_top3_with_values,
     top_match,
 )
 
@@ -1028,6 +1035,49 @@ CASES = [
         "coreml-execution-plan-failed",
         ("(error -9)", ".cpuOnly"),
     ),
+    # ---- coreml: MLModelError.Code (MLModelError.h) ----
+    (
+        'Error Domain=com.apple.CoreML Code=0 "Failed to evaluate model 2 in pipeline" '
+        "UserInfo={NSLocalizedDescription=Failed to evaluate model 2 in pipeline}",
+        "coreml-s28c-mlmodelerror-generic",
+        ("Failed to evaluate model 2 in pipeline", "CPU_ONLY"),
+    ),
+    (
+        'Error Domain=com.apple.CoreML Code=5 "Custom model class ZzModel not found"',
+        "coreml-s28c-mlmodelerror-custom",
+        ("code 5", "Custom model class ZzModel not found", "MLCustomModel"),
+    ),
+    (
+        'Error Domain=com.apple.CoreML Code=6 "Training input feature zz_label not found"',
+        "coreml-s28c-mlmodelerror-update",
+        ("zz_label", "MLUpdateTask"),
+    ),
+    (
+        'Error Domain=com.apple.CoreML Code=11 "Prediction zz was cancelled"',
+        "coreml-s28c-mlmodelerror-cancelled",
+        ("Prediction zz was cancelled", "Task.isCancelled"),
+    ),
+    # ---- coreml: the ML Program runtime's async prediction, Espresso, the ML Program parser ----
+    (
+        'Error Domain=com.apple.CoreML Code=0 "Timeout occurred while computing the asynchronous prediction '
+        'using ML Program." UserInfo={NSUnderlyingError=0x6000 {Error Domain=com.apple.CoreML Code=0 "E5RT: '
+        'Submit Async failed for [3:1]"}}',
+        "coreml-s28c-async-prediction-failed",
+        ("Timeout occurred while computing", ".cpuAndGPU"),
+    ),
+    (
+        '[espresso] [Espresso::handle_ex_plan] exception=Espresso exception: "Invalid state": reshape '
+        "mismatching size: 2147483647 1 1 1 1 -> 12 7 99 1 1 status=-5\n"
+        "[coreml] Error computing NN outputs -5",
+        "coreml-s28c-espresso-exception",
+        ("Invalid state", "reshape mismatching size: 2147483647 1 1 1 1 -> 12 7 99 1 1", "EnumeratedShapes"),
+    ),
+    (
+        "coremlcompiler: error: Failed to parse the model specification. Error: Unable to parse ML Program: "
+        "in operation zz_gather_3: Required param 'validate_indices' is missing",
+        "coreml-s28c-mlprogram-parse-op",
+        ("zz_gather_3", "Required param 'validate_indices' is missing", "minimum_deployment_target"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1765,3 +1815,73 @@ def test_python314_union_text_without_core_ml_is_not_lent_to_it(kb: KnowledgeBas
         "and no __dict__ for setting new attributes"
     )
     assert "coreml-s25f-python314-union-attribute" not in [m.entry.id for m in answer(kb, bare).matches]
+
+
+CONFIDENT_CASES: list[Case] = [
+    # ---- coreml: CoreML.framework MLImageSizeConstraint; coremltools MIL passes, block, nn backend ----
+    (
+        "Image size 1000 x 700 not in allowed set of image sizes",
+        "coreml-s29c-image-size-not-allowed",
+        ("1000 x 700", "EnumeratedShapes"),
+    ),
+    (
+        "Image width (1000) is not in allowed range (224..512)",
+        "coreml-s29c-image-size-not-allowed",
+        ("1000", "224..512", "VNCoreMLRequest"),
+    ),
+    (
+        "ValueError: Var names ['zz_input'] is used both as function's input and output",
+        "coreml-s29c-var-names-input-and-output",
+        ("'zz_input'", "rename_feature"),
+    ),
+    (
+        "ValueError: Var %zz_loop_3 not visible in the block block7.",
+        "coreml-s29c-var-not-visible-in-block",
+        ("%zz_loop_3", "block7", "torch.jit.trace"),
+    ),
+    (
+        "NotImplementedError: Image output 'zz_out' has symbolic dimensions in its shape",
+        "coreml-s29c-nn-image-output-symbolic",
+        ("zz_out", "mlprogram"),
+    ),
+    # coremltools/converters/mil/input_types.py (Shape.__init__)
+    (
+        "ValueError: Dimension cannot be None or -1. Use ct.RangeDim for runtime determined dimension. "
+        "Dim 2: None See https://coremltools.readme.io/docs/flexible-inputs",
+        "coreml-s30e-dimension-none-or-minus-one",
+        ("2", "ct.RangeDim"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+FIRST_VALUE_CASES = [
+    (
+        "ModuleNotFoundError: No module named 'coremltools.converters.onnx'",
+        "coreml-s31e-onnx-converter-removed",
+        {},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Error Domain=com.apple.CoreML Code=0 "Error computing NN outputs."',
+        'Error Domain=com.apple.CoreML Code=0 "Error in declaring network."',
+        'Error Domain=com.apple.CoreML Code=0 "Failed to build the model execution plan using a model '
+        "architecture file '/zz/model.mil' with error code: -7.\"",
+    ],
+)
+def test_a_code_entry_leaves_the_texts_their_own_entries_answer(kb: KnowledgeBase, text: str) -> None:
+    """Code 0 is the framework's catch-all: a description that has its own entry is answered by that entry,
+    and the generic code entry does not match it at all."""
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.family == "coreml"
+    assert top.entry.id != "coreml-s28c-mlmodelerror-generic"
+    for m in kb.lookup(text, top=5):
+        assert m.entry.id != "coreml-s28c-mlmodelerror-generic" or m.reason != "pattern"

@@ -4,6 +4,9 @@ Every message here was written for this test from a format string in the tool's 
 file is named beside each group), not copied from the evaluation set.  Each widened family has
 messages that carry none of the few literals it was detected by before (the tool's name, one
 headline message), and cases where a big family's common words appear too.
+
+Also from s28b_rknn_qualcomm (test_knowledge_rknn.py) and s28c_tflite_coreml_sources and s29c_sources
+(test_knowledge_tflite.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -17,9 +20,17 @@ from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import KnowledgeBase, load_kb
 from dumpscope.core.knowledge.codes import extract_codes
-from dumpscope.core.knowledge.family import MARKERS, MEDIUM, STRONG, WEAK, detect_families, family_evidence
-from dumpscope.core.knowledge.kb import credible_codes
-from dumpscope.core.knowledge.markers import UNCOVERED, WHOLE_WORDS
+from dumpscope.core.knowledge.family import (
+    MARKERS,
+    MEDIUM,
+    STRONG,
+    WEAK,
+    _log_forms,
+    detect_families,
+    family_evidence,
+)
+from dumpscope.core.knowledge.kb import credible_codes, named_families
+from dumpscope.core.knowledge.markers import LOG_FORMS, UNCOVERED, WHOLE_WORDS
 from tests.support.paths import REPO as REPO_DIR
 
 NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", "torch_onnx", "tvm", "coreml")
@@ -649,3 +660,117 @@ def test_core_ml_and_torch_onnx_wordings_name_their_tool(text: str, family: str,
     assert family_evidence(text)[family] >= weight
     # a strong marker names its tool alone; a medium one only leans towards it
     assert (detect_families(text)[:1] == [family]) == (weight == STRONG)
+
+
+def test_every_log_form_is_lower_case_data_with_a_weight() -> None:
+    """A form is tried on the lower-cased text after its literal is found there: the literal is lower case,
+    the pattern compiles, and the weight is one of the marker weights."""
+    for family, forms in LOG_FORMS.items():
+        assert forms, family
+        for literal, pattern, weight in forms:
+            assert literal == literal.lower() and literal
+            re.compile(pattern)
+            assert weight in (WEAK, MEDIUM, STRONG)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fa_alloc.cc:3866:ERROR:graph requires estimated allocation of 2100000 KB, limit is 2097152 KB",
+        "graph_prepare.cc:742:ERROR:error during serialize: memory usage too large",
+        "prepare.cc:91::ERROR:op config file: 12: Bad line",
+        "E  vendor/src/apps_mem_imp.c:216:Error 0x8000040d: unmap failed for size 753664",
+        "mod_table.c:863: Error 0x8000040d: open_mod_table_handle_invoke failed for handle:0x3c105ea8",
+    ],
+)
+def test_hexagon_and_fastrpc_lines_lean_to_qualcomm(text: str) -> None:
+    """Each line counts as a MEDIUM marker of Qualcomm, wherever it starts in the text."""
+    hits = _log_forms(text.lower())
+    assert list(hits) == ["qualcomm"]
+    assert MEDIUM in [w for w, _ in hits["qualcomm"]]
+    assert family_evidence(text)["qualcomm"] >= MEDIUM
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "model.cc:12:5: error: expected ';' after expression",  # a compiler's line: column and a space
+        "main.c:40: error: 'x' undeclared",
+        "Error 0x80004005: unspecified failure",  # a Windows HRESULT without a file and line
+        "handler.cpp:88:ERROR: something",  # a space after the level
+    ],
+)
+def test_compiler_and_windows_lines_are_no_qualcomm_form(text: str) -> None:
+    assert "qualcomm" not in _log_forms(text.lower())
+
+
+def test_a_qairt_log_line_still_adds_to_a_hexagon_line() -> None:
+    """The converters' Python log format adds its MEDIUM and WEAK marks to the Hexagon line's (it yields only
+    to the command-line tools' STRONG line), so both name Qualcomm together."""
+    text = (
+        "2025-02-01 10:00:00,123 - 230 - ERROR - conversion failed\n"
+        "graph_prepare.cc:742:ERROR:error during serialize: memory usage too large"
+    )
+    weights = sorted(w for w, _ in _log_forms(text.lower())["qualcomm"])
+    assert weights == [WEAK, MEDIUM, MEDIUM]
+    assert detect_families(text)[0] == "qualcomm"
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("D [14:05:56.085] >>>>>> start: OpEmit\nterminate called after throwing an instance of 'x'", "rknn"),
+        ("<<<<<<<< end: AllocateConvCachePass", "rknn"),
+        ("> /opt/qcom/aistack/qairt/2.31.0.250130/bin/python3 convert.py\nAssertionError", "qualcomm"),
+        ("Executing python /opt/sdk-2.20/bin/x86_64-linux-clang/converter --graph model.pb", "qualcomm"),
+        ("E  vendor/qcom/proprietary/android/src/loader.c:10: load failed", "qualcomm"),
+        (
+            "Loading driver C:\\Windows\\System32\\DriverStore\\FileRepository\\"
+            "qcnspmcdm8380.inf_arm64_1\\x.dll",
+            "qualcomm",
+        ),
+    ],
+)
+def test_new_path_and_trace_markers_name_their_tool(text: str, family: str) -> None:
+    assert detect_families(text)[:1] == [family]
+
+
+def test_the_fusing_progress_bar_leans_to_rknn_without_naming_it_alone() -> None:
+    """``I OpFusing N :`` is a MEDIUM marker: evidence for RKNN, not a STRONG name by itself."""
+    evidence = family_evidence("I OpFusing 1 : 100%|#####| 100/100 [00:01<00:00, 80.00it/s]")
+    assert evidence["rknn"] == MEDIUM
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("zz.cc:12 MicroMutableOpResolver has no room for another op", "tflite"),
+        ("E micro_interpreter.cc:88 zz", "tflite"),
+        ("ERROR: Arena size is too small for all buffers", "tflite"),
+        ("pip install ai-edge-torch failed: zz", "tflite"),
+        ("import ai_edge_quantizer  # zz", "tflite"),
+        ("Run() failed: odml.infra.ZzCalculator", "tflite"),
+        ('[espresso] [Espresso::handle_ex_plan] exception=Espresso exception: "Zz": zz', "coreml"),
+        ('Error Domain=com.apple.mlassetio Code=1 "zz"', "coreml"),
+        ("zz Unable to parse ML Program: at zz", "coreml"),
+        ("-[MLFeatureValue zz]: nil value", "coreml"),
+    ],
+)
+def test_the_new_markers_name_their_family(text: str, family: str) -> None:
+    assert named_families(text)[:1] == [family]
+
+
+def test_espresso_alone_is_not_core_ml() -> None:
+    """Android's UI test framework is also called Espresso: the bare word names no tool."""
+    assert "coreml" not in named_families("androidx.test.espresso.NoMatchingViewException: zz")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '  File "C:\\Anaconda3\\site-packages\\tensorflow_core\\lite\\python\\lite.py", line 98, in convert',
+        '  File "/usr/lib/python3/site-packages/tensorflow_core/lite/python/interpreter.py", line 206, in zz',
+    ],
+)
+def test_the_tensorflow_core_package_path_names_tflite(text: str) -> None:
+    assert named_families(text)[:1] == ["tflite"]

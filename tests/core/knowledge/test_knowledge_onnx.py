@@ -46,6 +46,10 @@ Each row: the text, the entry that must answer it, and the captured parts its ad
 
 From s22e: onnx ``onnx/version_converter`` (BaseConverter.h, convert.cc, helper.cc, adapters/*.h), onnx commit
 4ebc37b (onnx.mapping removed in 1.19), onnxsim 0.4.x (model_checking.py, onnx_simplifier.py, onnxsim.cpp).
+
+Also from s29e_sources and s31e_sources (test_knowledge_converters.py), s31e_removed_apis
+(test_knowledge_openvino.py) and s29g_specific (test_knowledge_tensorrt.py): their notes stand in the
+docstrings named.
 """
 
 from __future__ import annotations
@@ -59,7 +63,13 @@ import pytest
 
 from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
-from tests.support.advice import answered_by_entry, answered_first_with_values
+from tests.support.advice import (
+    Case,
+    answered_by_entry,
+    answered_first_with_values,
+    first_with_values,
+    in_top3_with_values,
+)
 
 CASES = [
     # ---- round22_forms (test_knowledge_round22_forms.py) ----
@@ -286,6 +296,12 @@ CASES = [
         "onnx-ValidationError-7",
         ("make_opsetid", "opset_import"),
     ),
+    (
+        "[libprotobuf ERROR google/protobuf/message_lite.cc:457] onnx.ModelProto exceeded maximum protobuf "
+        "size of 2GB: 2684354560",
+        "onnx-proto-exceeds-2gb",
+        ("2684354560", "save_as_external_data"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -479,3 +495,75 @@ def test_protobuf_decode_errors_under_onnx_load(kb: KnowledgeBase) -> None:
         msg = f"    raise _DecodeError('{reason[:-1]}')\ngoogle.protobuf.message.DecodeError: {reason}"
         top = kb.lookup(msg, top=1)[0]
         assert top.entry.id == "onnx-load-protobuf-decode-error", (reason, top.entry.id)
+
+
+CONFIDENT_CASES: list[Case] = [
+    (
+        "onnx.onnx_cpp2py_export.shape_inference.InferenceError: [ShapeInferenceError] (op_type:Reshape, "
+        "node name: /neck/Reshape_4): [ShapeInferenceError] Target shape may not have multiple -1 "
+        "dimensions.",
+        "onnx-s29e-reshape-multiple-minus-one",
+        ("/neck/Reshape_4",),
+    ),
+    (
+        "[ShapeInferenceError] (op_type:Reshape, node name: Reshape_19): [ShapeInferenceError] Invalid "
+        "Target shape product of 0. Product cannot be 0 in combination with -1",
+        "onnx-s29e-reshape-zero-and-minus-one",
+        ("Reshape_19",),
+    ),
+    (
+        "[ShapeInferenceError] (op_type:Mul, node name: /attn/Mul_3): [ShapeInferenceError] Incompatible "
+        "dimensions",
+        "onnx-s29e-broadcast-incompatible-dimensions",
+        ("/attn/Mul_3", "Mul"),
+    ),
+    (
+        "[ShapeInferenceError] (op_type:MatMul, node name: /proj/MatMul): [ShapeInferenceError] Incompatible "
+        "dimensions for matrix multiplication",
+        "onnx-s29e-broadcast-incompatible-dimensions",
+        ("/proj/MatMul", "inner dimensions"),
+    ),
+    (
+        "[ShapeInferenceError] (op_type:Conv, node name: /stem/Conv): [ShapeInferenceError] Attribute "
+        "kernel_shape must only contain positive values",
+        "onnx-s29e-conv-pool-attribute-size",
+        ("/stem/Conv", "kernel_shape", "must only contain positive values"),
+    ),
+    (
+        "[ShapeInferenceError] (op_type:LogSoftmax, node name: /head/LogSoftmax): [ShapeInferenceError] "
+        "Invalid value(-4) for attribute 'axis'",
+        "onnx-s29e-axis-out-of-range",
+        ("/head/LogSoftmax", "-4"),
+    ),
+    (
+        "[TypeInferenceError] (op_type:Add, node name: /res/Add_1): [TypeInferenceError] Input 0 expected to "
+        "have type but instead is null",
+        "onnx-s29e-input-type-null",
+        ("/res/Add_1", "(input 0)"),
+    ),
+    (
+        'RuntimeError: The model doesn\'t have output named "boxes_aux"',
+        "onnxsim-s29e-unused-output-missing",
+        ("boxes_aux",),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+FIRST_VALUE_CASES = [
+    (
+        "ImportError: cannot import name 'optimizer' from 'onnx' (/opt/venv/lib/python3.10/site-packages/"
+        "onnx/__init__.py)",
+        "onnx-s31e-optimizer-removed",
+        {},
+    ),
+    (
+        "  × Building wheel for onnxsim (pyproject.toml) did not run successfully.\n  │ exit code: 1",
+        "onnxsim-s31e-wheel-build-failed",
+        {},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)

@@ -123,6 +123,41 @@ optimum-intel's exporter and weight config; OpenVINO's own class and module name
 
 Each case is the source's own format string with made-up names and values filled in, never an eval message:
 the entry that answers it, and the parts of the message its advice must name.
+
+From s29a (was test_knowledge_s29a_sources.py):
+
+Branch s29a: OpenVINO's and torch.export/Dynamo's own failure texts that got only a family card or no
+answer, each case written from the vendor's format string with names and values of our own (never an
+evaluation message).
+
+Vendor files read: openvinotoolkit/openvino src/core/shape_inference/include/*_shape_inference.hpp (the
+per-operation checks, printed "Check '<cond>' failed at <file>:<line>"), src/inference/src/dev/make_tensor.cpp
+(set_shape beyond the tensor's capacity: "Could set new shape: "), src/common/util/src/os/*/*_shared_object_
+loader.cpp ("Cannot load library '<path>': <dlerror>" / "<GetLastError> from cwd: <cwd>"), the 2021-2022.3
+Inference Engine's status names (src/inference/include/ie/ie_common.h: "[ GENERAL_ERROR ]",
+"[ NOT_FOUND ]"...) and MYRIAD plugin (src/plugins/intel_myriad/myriad_plugin/myriad_executor.cpp, its mvnc
+ncDeviceOpen log);
+pytorch/pytorch torch/_dynamo/exc.py with torch/_dynamo/graph_break_registry.json (graph breaks printed
+"<type>\\n  Explanation: ...\\n  Hint: ..."), torch/_dynamo/variables/functions.py (unsupported builtin),
+torch/_export/verifier.py (SpecViolationError) and torch/_functorch/aot_autograd.py (unknown output type).
+
+From s31e (was test_knowledge_s31e_removed_apis.py):
+
+Branch s31e: the failures of code written for an older release of a tool whose API was since removed
+(OpenVINO's Inference Engine API 1.0, Model Optimizer, POT and openvino.runtime namespace; torch.onnx's
+dynamo_export and the onnxscript the new exporter imports; onnx.optimizer; coremltools' ONNX converter;
+the tflite_runtime package). Before these entries each got the generic 'install the missing module' answer,
+which is wrong advice for a module the current release no longer has. Each case is the wording the Python
+import system, a shell or the compiler prints for such a removal, with names of our own.
+
+Sources read: docs.openvino.ai/2025/documentation/legacy-features.html; openvinotoolkit/openvino
+src/bindings/python/src/openvino/runtime/__init__.py (2025.x deprecation warning) and the openvino 2026.4.1
+wheel (no openvino/runtime); pytorch/pytorch torch/onnx/__init__.py and _internal/exporter/_core.py in
+torch 2.14.0 (dynamo=True default, import onnxscript, no dynamo_export); onnx/onnx commit 03e6c8f2a (v1.9.0);
+apple/coremltools commit 973eae67 (6.0b1); google-ai-edge/LiteRT's ai-edge-litert wheel.
+
+Also from s28b_rknn_qualcomm (test_knowledge_rknn.py), s29g_specific (test_knowledge_tensorrt.py) and
+s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -133,7 +168,20 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.family import detect_families
-from tests.support.advice import answered_by_entry, answers_with, assert_advice, assert_answered, first_answer
+from tests.support.advice import (
+    Case,
+    answered_by_entry,
+    answered_by_generic_entry,
+    answers_first,
+    answers_with,
+    assert_advice,
+    assert_answered,
+    first_answer,
+    first_with_values,
+    in_top3_with_values,
+    keeps_its_entry,
+    top_match,
+)
 
 PTA = "\n[ERROR] 2026-01-02-10:11:12 (PID:4321, Device:0, RankID:-1) "
 #: OpenVINO Model Server's log line prefix (model_server src/logging.cpp:
@@ -1079,6 +1127,61 @@ CASES = [
         "'task' mast be 'transcribe' or 'translate'. Task provided: 'paraphrase'.",
         "openvino-s25b-genai-whisper-task",
         ("paraphrase", "task='transcribe'"),
+    ),
+    (
+        "RuntimeError: Exception from src/core/src/runtime/tensor.cpp:95:\n"
+        "Check 'shape_size(new_shape) <= ov::shape_size(m_capacity)' failed at "
+        "src/inference/src/dev/make_tensor.cpp:91:\nCould set new shape: [4,512]",
+        "openvino-s29a-tensor-set-shape-capacity",
+        ("4,512",),
+    ),
+    (
+        "RuntimeError: Cannot load library "
+        "'C:\\ov\\runtime\\bin\\intel64\\Release\\openvino_intel_npu_plugin.dll': 126 "
+        "from cwd: C:\\work\\app",
+        "openvino-s29a-shared-object-load",
+        ("openvino_intel_npu_plugin.dll", "126"),
+    ),
+    (
+        "RuntimeError: [ NOT_IMPLEMENTED ] Output blob with precision I64 is not supported on HDDL",
+        "openvino-s29a-ie-not-implemented",
+        ("Output blob with precision I64 is not supported on HDDL",),
+    ),
+    (
+        "RuntimeError: [ NOT_FOUND ] Failed to find input or output with name: 'image_tensor'",
+        "openvino-s29a-ie-not-found",
+        ("image_tensor",),
+    ),
+    (
+        "RuntimeError: [ PARAMETER_MISMATCH ] Can't set input blob with name: data, because model input "
+        "(shape=[1,3,300,300]) and blob (shape=(1.300.300.3)) are incompatible",
+        "openvino-s29a-ie-parameter-mismatch",
+        ("data",),
+    ),
+    (
+        "[ INFO ] Loading model to the plugin\nE: [ncAPI] [    812345] [detect] ncDeviceOpen:1013\t"
+        "Failed to find booted device after boot\n[ ERROR ] Can not init Myriad device: NC_ERROR",
+        "openvino-s29a-myriad-device-open",
+        ("NC_ERROR",),
+    ),
+    (
+        "RuntimeError: Failed to allocate graph: MYRIAD device is not opened.",
+        "openvino-s29a-myriad-graph-allocate",
+        ("MYRIAD device is not opened",),
+    ),
+    (
+        # pre-2023 normalize_axis (src/core/src/validation_util.cpp): the op name before the axis
+        "Check '((axis >= axis_range_min) && (axis <= axis_range_max))' failed at "
+        "core/src/validation_util.cpp:1012:\n"
+        "VariadicSplit Parameter axis 7 out of the tensor rank range [-3, 2].",
+        "openvino-axis-out-of-rank-range",
+        ("VariadicSplit", "axis 7", "[-3, 2]"),
+    ),
+    (
+        "RuntimeError: Unable to read the model: models/det.onnx Please check that model format: onnx is "
+        "supported and the model is correct. Available frontends: paddle pytorch tflite tf ir onnx",
+        "openvino-s29g-read-model-frontend-present",
+        ("models/det.onnx",),
     ),
 ]
 
@@ -2294,3 +2397,198 @@ def test_other_tools_sentences_are_not_taken_by_the_s28a_entries(
     found = kb.answer(message)
     top = found.matches[0].entry.id if found.matches else ""
     assert not top.startswith("openvino-s28a") if entry is None else top != entry, found.headline()
+
+
+GENERIC_CASES = [
+    (
+        "RuntimeError: [ GENERAL_ERROR ] AssertionFailed: outData->getTensorDesc().getDims().size() == 4",
+        "openvino-s29a-ie-general-error",
+        ("AssertionFailed: outData->getTensorDesc().getDims().size() == 4",),
+    ),
+]
+
+test_a_catch_all_form_is_answered_by_its_generic_entry_with_the_text_after_it = answered_by_generic_entry(
+    GENERIC_CASES
+)
+
+
+CONFIDENT_CASES: list[Case] = [
+    # openvino/tools/ovc/cli_parser.py
+    (
+        'openvino.tools.ovc.error.Error: The "weights/detector.onnx" is not existing file or directory',
+        "openvino-s30e-ovc-path-not-found",
+        ("weights/detector.onnx",),
+    ),
+    # openvino/utils/data_helpers/data_dispatcher.py
+    (
+        "TypeError: Incompatible inputs of type: <class 'list'>",
+        "openvino-s30e-incompatible-inputs",
+        ("list",),
+    ),
+    (
+        "TypeError: Incompatible inputs of type: <class 'torch.Tensor'> under pixel_values key!",
+        "openvino-s30e-incompatible-inputs",
+        ("torch.Tensor", "pixel_values"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+FIRST_VALUE_CASES = [
+    ("ModuleNotFoundError: No module named 'openvino.inference_engine'", "openvino-s31e-api1-removed", {}),
+    (
+        "ImportError: cannot import name 'IENetwork' from 'openvino.inference_engine' (unknown location)",
+        "openvino-s31e-api1-removed",
+        {},
+    ),
+    (
+        "src/detect.cpp:5:10: fatal error: inference_engine.hpp: No such file or directory",
+        "openvino-s31e-api1-removed",
+        {"header": "inference_engine.hpp"},
+    ),
+    ("ModuleNotFoundError: No module named 'openvino.tools.mo'", "openvino-s31e-mo-removed", {}),
+    ("/bin/sh: 1: mo: not found", "openvino-s31e-mo-removed", {}),
+    ("zsh: command not found: mo", "openvino-s31e-mo-removed", {}),
+    (
+        "ImportError: cannot import name 'PartialShape' from 'openvino.runtime' (unknown location)",
+        "openvino-s31e-runtime-namespace-removed",
+        {"name": "PartialShape"},
+    ),
+    ("ModuleNotFoundError: No module named 'openvino.tools.pot'", "openvino-s31e-pot-removed", {}),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+def test_pre_compile_lines_are_no_openvino_compile_failure(kb: KnowledgeBase) -> None:
+    """RKNN-Toolkit 1's "Generate pre-compile model data" holds "compile model": OpenVINO's AUTO entry is
+    anchored on "compile model failed", so the line is no partial match of it."""
+    found = kb.answer("D Generate pre-compile model data finished.")
+    assert all(m.entry.id != "openvino-h23o2-auto-compile-failed" for m in found.matches)
+    ov = kb.answer("[AUTO] compile model failed, GPU:Mock GPU Load Failed; CPU:Mock CPU Load Failed")
+    assert ov.matches[0].entry.id == "openvino-h23o2-auto-compile-failed"
+
+
+NEAR_MISSES = [
+    # a tokenizers extension keeps its own entry (s28a), not the generic loader's
+    "Cannot load library '/home/u/.venv/lib/python3.11/site-packages/openvino_tokenizers/lib/"
+    "libopenvino_tokenizers.so': undefined symbol: _ZN2ov4Node14get_input_sizeEv",
+    # NPU's option check keeps its own entry (s24c)
+    "[ NOT_FOUND ] Option 'NPU_COMPILER_TYPE' is not supported for current configuration",
+    # a shape-inference header that is not one operation's
+    "include/openvino/core/shape_inference.hpp",
+]
+
+
+@pytest.mark.parametrize("message", NEAR_MISSES)
+def test_lookalikes_are_not_answered_by_the_new_entries(kb: KnowledgeBase, message: str) -> None:
+    found = kb.lookup(message, top=1)
+    assert not found or not found[0].entry.id.rsplit("+", 1)[-1].startswith(
+        ("openvino-s29a-", "torch-onnx-s29a-")
+    ), found[0].entry.id
+
+
+def test_the_myriad_usb_library_log_names_openvino() -> None:
+    assert detect_families(
+        "E: [ncAPI] [    950632] [] ncDeviceOpen:859\tDevice doesn't appear after boot"
+    ) == ["openvino"]
+    assert detect_families("Can not init Myriad device: NC_ERROR") == ["openvino"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AttributeError: 'NoneType' object has no attribute 'build_engine'",
+        "AttributeError: module 'tvm.relay.frontend' has no attribute 'from_onnx'",
+    ],
+)
+def test_a_bare_attribute_error_is_not_nncfs_hook_entry(kb: KnowledgeBase, message: str) -> None:
+    """s24c's NNCF hook entry holds NNCF's own frame line; the AttributeError after it is a capture, so its
+    words do not pull any AttributeError toward NNCF."""
+    found = kb.lookup(message, top=3)
+    assert all(m.entry.id != "openvino-s24c-nncf-torch-quantizer-hook-outside-forward" for m in found)
+
+
+def test_nncfs_hook_entry_still_names_the_error_after_its_frame(kb: KnowledgeBase) -> None:
+    message = (
+        '  File "/venv/lib/python3.10/site-packages/nncf/torch/quantization/external_quantizer.py", '
+        "line 39, in __call__\n    storage = getattr(replica.nncf, EXTERNAL_QUANTIZERS_STORAGE_NAME)\n"
+        "AttributeError: 'NoneType' object has no attribute 'nncf'"
+    )
+    top = top_match(kb, message)
+    assert top.entry.id == "openvino-s24c-nncf-torch-quantizer-hook-outside-forward"
+    assert dict(top.captures)["detail"].startswith("AttributeError: 'NoneType' object has no attribute")
+
+
+test_read_model_without_the_frontend_named_keeps_the_checklist = keeps_its_entry(
+    [
+        (
+            # The frontend for the format is not in the list: the checklist entry answers.
+            "Unable to read the model: m.onnx Please check that model format: onnx is supported and the "
+            "model is correct. Available frontends: ir paddle",
+            "openvino-unable-to-read-model",
+            "openvino-s29g-read-model-frontend-present",
+        ),
+        (
+            # Another format than xml/onnx.
+            "Unable to read the model: m.pdmodel Please check that model format: pdmodel is supported and "
+            "the model is correct. Available frontends: ir onnx paddle",
+            "openvino-unable-to-read-model",
+            "openvino-s29g-read-model-frontend-present",
+        ),
+    ]
+)
+
+#: mo prints 'Cannot infer shapes or values' before the reason; when the reason is the missing infer function,
+#: that entry says why; the header alone still answers.
+test_the_model_optimizer_reason_answers_before_its_shape_inference_header = answers_first(
+    [
+        (
+            '[ ERROR ]  Cannot infer shapes or values for node "Loop_12".\n'
+            '[ ERROR ]  There is no registered "infer" function for node "Loop_12" with op = "Loop". Please '
+            "implement this function in the extensions.",
+            "openvino-s23e-mo-no-infer-function",
+        ),
+        (
+            '[ ERROR ]  Cannot infer shapes or values for node "Resize_3".\n[ ERROR ]  index 4 is out of '
+            "bounds",
+            "openvino-mo-cannot-infer-shapes",
+        ),
+    ]
+)
+
+
+#: The entries of the removed APIs (s31e): their advice (port the code to the current
+#: release) is wrong for a module that is only not installed.
+REMOVED_API_ENTRIES = {
+    "coreml-s31e-onnx-converter-removed",
+    "onnx-s31e-optimizer-removed",
+    "openvino-s31e-api1-removed",
+    "openvino-s31e-mo-removed",
+    "openvino-s31e-pot-removed",
+    "openvino-s31e-runtime-namespace-removed",
+    "tflite-s31e-tflite-runtime-missing",
+    "torch-onnx-s31e-dynamo-export-removed",
+    "torch-onnx-s31e-onnxscript-missing",
+}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ModuleNotFoundError: No module named 'openvino'",  # not installed at all: the generic answer
+        "ModuleNotFoundError: No module named 'openvino_genai'",
+        "bash: demo: command not found",  # another command ending in 'mo'
+        "sh: 1: ./run_mo: not found",
+        "ImportError: cannot import name 'Core' from 'openvino' (unknown location)",
+        "ModuleNotFoundError: No module named 'onnxsim'",
+        "ModuleNotFoundError: No module named 'onnxruntime'",
+        "AttributeError: module 'torch.onnx' has no attribute 'export'",
+        "ImportError: cannot import name 'helper' from 'onnx'",
+    ],
+)
+def test_other_missing_modules_are_not_a_removed_api(kb: KnowledgeBase, message: str) -> None:
+    removed = REMOVED_API_ENTRIES
+    assert all(m.entry.id not in removed for m in kb.answer(message, top=3).matches if m.reason != "words")

@@ -124,6 +124,10 @@ executorch qnn_partitioner.py.
 
 From s25d: onnxruntime's QNN EP (onnxruntime/core/providers/qnn builder/*.cc, qnn_execution_provider.cc),
 Genie.dll strings (onnxruntime-qnn 2.7.0), the QNN SampleApp's main.cpp.
+
+Also from s30f_specific (test_knowledge_onnxruntime.py), s28b_rknn_qualcomm and s29b_rknn_qualcomm
+(test_knowledge_rknn.py) and s29g_specific and s31d_sources (test_knowledge_tensorrt.py): their notes stand in
+the docstrings named.
 """
 
 from __future__ import annotations
@@ -139,9 +143,13 @@ from dumpscope.core.knowledge.qnn_codes import GENIE_STATUS_NAMES
 from tests.support.advice import (
     answered_by_entry,
     answered_first_with_values,
+    answers_first,
+    answers_first_above,
     assert_advice,
     assert_answered,
     first_answer,
+    first_with_values,
+    in_top3_with_values,
 )
 
 CASES = [
@@ -835,6 +843,65 @@ CASES = [
         "Error initializing QNN Function Pointers: could not load model: /zz/libzz_model.so",
         "qualcomm-s25d-qnn-tool-function-pointers",
         ("/zz/libzz_model.so", "qnn-model-lib-generator"),
+    ),
+    (
+        "0.0ms [ ERROR ] graph_prepare.cc:6095:ERROR:Serialize error: memory usage too large",
+        "qualcomm-htp-graph-allocation-limit",
+        (),
+    ),
+    # the HTP's initial_sequencer_dp.cc line
+    (
+        'initial_sequencer_dp.cc:149:ERROR:A single op, "q::Softmax" (Op ID: 2f00000041), requires 0x1800000 '
+        "bytes of TCM, which is greater than the TCM size of 0x400000!",
+        "qualcomm-s29b-htp-op-tcm-too-large",
+        ("q::Softmax", "0x1800000", "0x400000"),
+    ),
+    # the HTP router's summary line
+    ("QnnDsp <E> RouterX86 graph prepare failed 13", "qualcomm-graph-prepare-failed", ("13",)),
+    # the backend extensions config reader
+    (
+        "[ ERROR ] Invalid key: graphs/0/fp16_relaxed",
+        "qualcomm-s29b-backend-ext-config-key",
+        ("graphs/0/fp16_relaxed",),
+    ),
+    # qai_hub/client.py: _handle_api_exception's connection error
+    (
+        "Could not connect to Qualcomm AI Hub. Please visit https://app.aihub.qualcomm.com/api/ to check the "
+        "service's status.",
+        "qualcomm-s29b-aihub-service-unreachable",
+        ("HTTPS_PROXY",),
+    ),
+    (
+        'initial_sequencer_dp.cc:149:ERROR:A single op, "q::Conv2d_valid" (Op ID: 2a00000041), requires '
+        "0x1200000 bytes of TCM, which is greater than the TCM size of 0x800000!",
+        "qualcomm-s29b-htp-op-tcm-too-large",
+        ("q::Conv2d_valid", "0x1200000", "0x800000"),
+    ),
+    (
+        ' 12.5ms [ ERROR ] <E> "ScatterElements" generated: could not create op\n'
+        " 12.6ms [ ERROR ] <E> RouterHexagon graph prepare failed 12\n"
+        " 12.6ms [ ERROR ] <E> Failed to finalize graph (id: 1) with err 1002",
+        "qualcomm-s29g-htp-op-could-not-create",
+        ("ScatterElements",),
+    ),
+    (
+        "fastrpc_apps_user.c:1729: Error 0x80000406: remote_handle_open_domain: dynamic loading failed for "
+        "file:///libQnnHtpV75Skel.so?qnn_skel_handle_invoke&_modver=1.0&_dom=cdsp on domain 3 (dlerror "
+        "_rtld_map_object_ex: cannot open libc++abi.so.1, errno 2 (no such file or directory))\n"
+        "fastrpc_apps_user.c:1829: Error 0x80000406: remote_handle64_open failed for "
+        "file:///libQnnHtpV75Skel.so?qnn_skel_handle_invoke&_modver=1.0&_dom=cdsp (errno Success)",
+        "qualcomm-s29g-fastrpc-skel-dependency-missing",
+        ("libc++abi.so.1", "libQnnHtpV75Skel.so", "ADSP_LIBRARY_PATH"),
+    ),
+    (
+        "[W] <W> Cannot destroy HexNN graph as PrepreLib is not loaded",
+        "qualcomm-s30f-htp-prepare-lib-teardown",
+        ("libQnnHtpPrepare.so",),
+    ),
+    (
+        "[E] <E> Failed to construct graph node as prepare lib is not loaded",
+        "qualcomm-htp-prepare-lib-not-loaded",
+        ("libQnnHtpPrepare.so",),
     ),
 ]
 
@@ -1913,3 +1980,76 @@ def test_every_snpe_error_code_has_its_own_card(kb: KnowledgeBase, number: str, 
     ):
         top = assert_answered(kb, message, entry=f"snpe-{number}")
         assert not top.entry.generic
+
+
+FIRST_VALUE_CASES = [
+    (
+        "KeyError: 'Graph has no buffer /blocks.2/Concat_output_0, referred to as input for "
+        "/blocks.2/Reshape'",
+        "qualcomm-s31d-converter-graph-no-buffer",
+        {"tensor": "/blocks.2/Concat_output_0", "op": "/blocks.2/Reshape"},
+    ),
+    (
+        "ModuleNotFoundError: No module named 'qti.aisw.converters'",
+        "qualcomm-s31d-sdk-python-not-set-up",
+        {"module": ".aisw.converters"},
+    ),
+    (
+        "ImportError: libPyIrGraph38.so: cannot open shared object file: No such file or directory",
+        "qualcomm-s31d-sdk-python-not-set-up",
+        {"lib": "libPyIrGraph38"},
+    ),
+    (
+        "E 00:00:00.412873 executorch:QnnManager.cpp:273] Fail to configure Qnn device",
+        "qualcomm-s31d-executorch-qnn-step-failed",
+        {"step": "configure Qnn device"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(
+    FIRST_VALUE_CASES, unquoted=("module", "lib")
+)
+
+
+def test_the_qnn_tools_summary_lines_answer_alone_and_yield_to_their_cause(kb: KnowledgeBase) -> None:
+    """The sample app's / qnn-net-run's stage line and qnn-context-binary-generator's finalize chain say where
+    the tool stopped, not why: alone they are answered (a generic summary, medium confidence, the step
+    named); after the backend's own lines, the entries keyed by the codes those lines print rank above
+    them."""
+    for line, entry, part in (
+        ("[ ERROR ] Create From Binary failure", "qualcomm-s29b-qnn-app-stage-failure", "Create From Binary"),
+        (
+            "[ ERROR ] Finalize Graph for Idx = 2 failed with error = 6020",
+            "qualcomm-s29b-context-binary-not-finalized",
+            "6020",
+        ),
+    ):
+        found = kb.answer(line)
+        top = found.matches[0]
+        assert top.entry.id == entry and top.entry.generic and top.entry.consequence
+        assert found.confidence == "medium"
+        assert part in top.cause
+    paste = (
+        "[ ERROR ] <E> Failed to load skel, error: 4000\n"
+        "[ ERROR ] <E> Transport layer setup failed: 14001\n"
+        "[ ERROR ] Device Creation failure"
+    )
+    ids = [m.entry.id for m in kb.lookup(paste, top=3)]
+    assert "qualcomm-s29b-qnn-app-stage-failure" not in ids
+    assert any("qnn:4000" in m.entry.keys or "qnn:14001" in m.entry.keys for m in kb.lookup(paste, top=3))
+
+
+test_the_htp_line_that_names_the_op_ranks_over_the_finalize_failure = answers_first_above(
+    [
+        (
+            "graph_prepare.cc:1377:ERROR:Op 0x1c00000011 preparation failed with err:-1\n"
+            '<E> "Gelu" generated: could not create op\n<E> Failed to finalize graph (id: 1) with err 1002',
+            "qualcomm-s29g-htp-op-could-not-create",
+            "qualcomm-graph-finalize-failed",
+        )
+    ]
+)
+test_the_finalize_failure_alone_keeps_its_checklist = answers_first(
+    [("QnnDsp <E> Failed to finalize graph (id: 1) with err 1002", "qualcomm-graph-finalize-failed")]
+)

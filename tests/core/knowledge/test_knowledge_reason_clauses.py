@@ -3,7 +3,10 @@ share) when the message names what failed and why, and RKNN-Toolkit v1's node-ma
 
 Every message is written from the vendors' wording (OpenVINO's NODE_VALIDATION_CHECK, Model Optimizer's and
 the Inference Engine's messages, onnx shape inference and version converter, the converters' "not supported"
-lists) with names and values of our own; none is a message of the evaluation set."""
+lists) with names and values of our own; none is a message of the evaluation set.
+
+Also from ort_trt_s29d (test_knowledge_tensorrt.py): their notes stand in the docstrings named.
+"""
 
 from __future__ import annotations
 
@@ -199,3 +202,61 @@ def test_a_summary_that_captured_nothing_ranks_under_the_match_of_its_tool_that_
     assert ranked == {"t-wrap": 44.0, "t-node": 45.0, "o-wrap": 60.0}  # another tool's match is left alone
     ranked = {m.entry.id: m.score for m in inner_first([wrapper, naming, other], "y Conv_3\nx detail\nz")}
     assert ranked == {"t-wrap": 50.0, "t-node": 45.0, "o-wrap": 60.0}
+
+
+KERNEL_REASONS = [
+    (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running LSTM node. "
+        "Name:'/enc/lstm/LSTM' Status Message: Input X must have 3 dimensions only. Actual:{1,1,1,128,64}",
+        "ort-rnn-input-rank",
+        ("/enc/lstm/LSTM", "{1,1,1,128,64}", "[seq_length, batch_size, input_size]"),
+    ),
+    (
+        "[E:onnxruntime:, sequential_executor.cc:514 ExecuteKernel] Non-zero status code returned while "
+        "running Pad node. Name:'/up/Pad_3' Status Message: Cannot use 'reflect' mode to pad dimension with "
+        "a value of 0. Input shape:{0,64,32}",
+        "ort-pad-mode-empty-dim",
+        ("/up/Pad_3", "'reflect'", "{0,64,32}", "mode='constant'"),
+    ),
+    (
+        "Non-zero status code returned while running GatherND node. Name:'/head/GatherND_2' Status Message: "
+        "last dimension of indices must not be larger than rank of input tensor",
+        "ort-gathernd-index-depth",
+        ("/head/GatherND_2", "index_select", "batch_dims"),
+    ),
+    (
+        "[E] Error[9]: [standardEngineBuilder.cpp::buildEngine::2427] Error Code 9: Internal Error ((Unnamed "
+        "Layer* 17) [Shuffle]: at most one dimension may be inferred)",
+        "trt-shuffle-two-inferred-dims",
+        ("(Unnamed Layer* 17) [Shuffle]", "more than one -1", "BatchNorm1d"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "clause", "named"), KERNEL_REASONS, ids=[c[1] for c in KERNEL_REASONS])
+def test_a_kernel_or_layer_reason_is_read_with_its_values(
+    kb: KnowledgeBase, text: str, clause: str, named: tuple[str, ...]
+) -> None:
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id.endswith("+" + clause), top.entry.id
+    advice = top.cause + " " + top.fix
+    for part in named:
+        assert part in advice, (part, advice)
+    assert "{" + "op" not in advice and "  " not in advice
+
+
+def test_a_kernel_reason_without_its_node_reads_whole(kb: KnowledgeBase) -> None:
+    """The status card alone (no executor envelope, so no node): the clause reads without a node's name."""
+    text = (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : last dimension of indices must not be larger than rank "
+        "of input tensor"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id.endswith("+ort-gathernd-index-depth"), top.entry.id
+    assert top.cause.startswith("GatherND node got indices") and "of that node" in top.fix
+
+
+def test_the_shuffle_clause_does_not_read_other_tools_wording(kb: KnowledgeBase) -> None:
+    text = "ValueError: At most one dimension may be inferred. (Parameter 'shape')"
+    for m in kb.lookup(text, top=3):
+        assert not m.entry.id.endswith("+trt-shuffle-two-inferred-dims"), m.entry.id

@@ -105,6 +105,36 @@ model versions.
 From s25c: the rknn-toolkit2 2.3.2 wheel (librknnc, librknn_api, rknn_base/rknn_compiler/load_checker
 strings), the rknpu driver's rknpu_gem.c, rknn-toolkit v1's pre-compile example, rknn-llm #18/#119/#183,
 rknn-toolkit2#511: unsupported cases, CPU/NPU memory, dynamic_input and load_onnx crop arguments.
+
+From s28b (was test_knowledge_s28b_rknn_qualcomm.py):
+
+Session s28b: RKNN's and Qualcomm's log forms as data, their new markers and entries.
+
+* :data:`dumpscope.core.knowledge.markers.LOG_FORMS`: RKNN's forms (moved from a tuple in
+  :mod:`.family`, answers unchanged) and two Qualcomm ones: the Hexagon libraries' ``<file>.cc:<line>:ERROR:``
+  line (HtpPrepare.dll / libQnnHtpV*Skel.so of onnxruntime-qnn 2.7.0: ``%s:%d::ERROR:%s``) and FastRPC's
+  ``<file>.c:<line>: Error 0x<status>:`` line (quic/fastrpc: src/*.c);
+* the entries ``rknn-s28b-*`` / ``rkllm-s28b-*`` (the rknn-toolkit2 2.5.0 wheel's rknn_base string table and
+  librknnc.so's strings; airockchip/rknn-llm's demos) and ``onnxruntime-s28b-*`` (onnxruntime's QNN EP and
+  its CoreML/NNAPI helpers), each with a message in the source's format and made-up names and values;
+  never an eval message.
+
+From s29b (was test_knowledge_s29b_rknn_qualcomm.py):
+
+Session s29b: RKNN-Toolkit2's and QNN's failure texts as their tools print them.
+
+* ``rknn-s29b-*``: the rknn-toolkit2 2.5.0 wheel's compiled modules (``rknn/api/rules/dims``, ``rknn_utils``,
+  ``graph_optimizer``, ``rknn_platform``, ``quantizer``, ``rknn_base``, ``rknn_runtime``, ``ir_utils``), whose
+  messages live only in the modules' compressed string tables, and the board runtime's batch check;
+* ``qualcomm-s29b-*`` and the rewritten ``qualcomm-graph-prepare-failed``: the HTP backend's graph-prepare
+  lines, the QNN sample app's / qnn-net-run's stage lines and qnn-context-binary-generator's finalize chain;
+* :func:`bench.build_source_grams.cython_strings` reads those string tables again, without the report lines
+  that made RKNN's accuracy-analysis output look like a failure.
+
+Every message is the source's format with made-up names and values, never an eval message.
+
+Also from s31e_sources (test_knowledge_converters.py), s29g_specific (test_knowledge_tensorrt.py) and
+s30e_sources (test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -120,8 +150,12 @@ from tests.support.advice import (
     answered_by_entry,
     answered_first_with_values,
     answered_with_captures,
+    answers_first,
+    answers_first_above,
     assert_answered,
     first_answer,
+    first_with_values,
+    in_top3_with_values,
 )
 
 CASES = [
@@ -728,6 +762,173 @@ CASES = [
         "rkllm-s25c-ggml-view-assert",
         ("max_context_len", "rkllm_clear_kv_cache"),
     ),
+    (
+        "E load_pytorch: Catch exception when loading pytorch model: ./weights/net.pt",
+        "rknn-s28b-load-other-format",
+        (),
+    ),
+    ("E load_onnx: Not support QAT model!", "rknn-s28b-qat-model", ()),
+    (
+        "W load_onnx: Onnx opset22 is not fully supported, it may cause convert fail,"
+        " it is recommended to use opset19!",
+        "rknn-s28b-onnx-opset-not-fully-supported",
+        ("22", "19"),
+    ),
+    (
+        "E load_onnx: The 'com.ms.internal.nhwc' opset = 20, and onnxruntime only support to 18!",
+        "rknn-s28b-ms-nhwc-opset",
+        ("20",),
+    ),
+    (
+        "E inference: The RK2118 does not support inference with NPU by toolkit!",
+        "rknn-s28b-toolkit-npu-unsupported-platform",
+        ("RK2118",),
+    ),
+    (
+        "E build: The 'rknn_batch_size' is conflict with model input!",
+        "rknn-s28b-rknn-batch-size",
+        (),
+    ),
+    (
+        "E inference: Model has 3 inputs, but inputs_pass_through lenght is 2, NOT EQUAL",
+        "rknn-s28b-inference-list-lengths",
+        ("inputs_pass_through",),
+    ),
+    (
+        "W load_onnx: Output[1] shape with str value may cause error, replace 'anchors' with 1.",
+        "rknn-s28b-output-shape-str",
+        ("anchors",),
+    ),
+    (
+        "E RKNN: [08:01:02.003] Not Support Dtype: 9. please check precision!",
+        "rknn-s28b-compiler-dtype-precision",
+        ("9",),
+    ),
+    (
+        "E RKNN: [08:01:02.003] Weight backbone.0.weight (32, 16, 3, 3) assume to be 4 sparse,"
+        " but failed when check sparse shape",
+        "rknn-s28b-compiler-sparse-weight",
+        ("backbone.0.weight",),
+    ),
+    ("E RKNN: [08:01:02.003] Meet Unsupport Broadcast type", "rknn-s28b-compiler-broadcast", ()),
+    (
+        "E RKNN: [08:01:02.003] Mul: tensor(/head/Mul_output_0) zero_point must be 0, but get -3!",
+        "rknn-s28b-compiler-mul-zero-point",
+        ("/head/Mul_output_0",),
+    ),
+    (
+        "E RKNN: [08:01:02.003] Allocate conv cache tensor failed",
+        "rknn-s28b-compiler-conv-cache-alloc",
+        (),
+    ),
+    ("W Not get any connection of Dropout_12:out0", "rknn-s28b-v1-no-connection", ("Dropout_12",)),
+    (
+        "Error: Please provide the correct lora_model path, and advise it is the absolute path on the board.",
+        "rkllm-s28b-server-demo-args",
+        ("lora_model",),
+    ),
+    # rknn/api/rules/dims: "Only support constant '{}' in {} '{}'!"
+    (
+        "E load_onnx: Only support constant 'axes' in Slice '/head/Slice_7'!",
+        "rknn-s29b-rule-const-input",
+        ("'axes'", "Slice", "/head/Slice_7"),
+    ),
+    # rknn/api/rules/dims: "Not support 'roi' in Resize '{}' !"
+    ("E load_onnx: Not support 'roi' in Resize 'up_2' !", "rknn-s29b-resize-roi", ("up_2",)),
+    # rknn/api/rknn_utils: "Can not reshape from {} to {}"
+    (
+        "E build: Can not reshape from [1, 64, 40, 40] to [1, 2, 64, 400]",
+        "rknn-s29b-reshape-shape-mismatch",
+        ("1, 64, 40, 40", "1, 2, 64, 400"),
+    ),
+    # rknn/api/rknn_utils: "The two input shape {} and {} can not be broadcast!"
+    (
+        "E build: The two input shape [1, 8, 32] and [1, 9, 32] can not be broadcast!",
+        "rknn-s29b-broadcast-shapes",
+        ("1, 8, 32", "1, 9, 32"),
+    ),
+    # rknn/api/graph_optimizer: "Found Random node '{}', which is not supported, ..."
+    (
+        "E load_onnx: Found Random node 'RandomUniformLike_4', which is not supported, please remove it "
+        "manually and try again!",
+        "rknn-s29b-random-node",
+        ("RandomUniformLike_4",),
+    ),
+    # rknn/api/rknn_platform: "Unsupport target_platform: {}!"
+    ("E config: Unsupport target_platform: rk1808!", "rknn-s29b-unsupport-target-platform", ("rk1808",)),
+    # rknn/api/rknn_platform: "Unsupport board system: {}!"
+    ("E init_runtime: Unsupport board system: qnx!", "rknn-s29b-unsupport-board-os", ("system", "qnx")),
+    # rknn/api/quantizer: "Quant algorithm='{}' is not supported!"
+    (
+        "E build: Quant algorithm='minmax' is not supported!",
+        "rknn-s29b-quant-option-combination",
+        ("minmax",),
+    ),
+    # rknn/api/graph_optimizer: "These outputs {} of model are constants, remove it from RKNN model!"
+    (
+        "W load_onnx: These outputs ['grid_0'] of model are constants, remove it from RKNN model!",
+        "rknn-s29b-constant-io-removed",
+        ("outputs", "grid_0"),
+    ),
+    # rknn/api/rknn_runtime: "Get performance detail Failed. Error code: {}"
+    (
+        "E eval_perf: Get performance detail Failed. Error code: -5",
+        "rknn-s29b-board-query-failed",
+        ("performance detail", "-5"),
+    ),
+    # rknn/api/rknn_runtime: "Target hardware platform need be pointed before get sdk version."
+    (
+        "E get_sdk_version: Target hardware platform need be pointed before get sdk version.",
+        "rknn-s29b-sdk-version-needs-target",
+        ("init_runtime(target=",),
+    ),
+    # rknn/api/rknn_base: "Inputs_yuv_fmt require inputs channel as 3,but got {}"
+    ("E config: Inputs_yuv_fmt require inputs channel as 3,but got 4", "rknn-s29b-yuv-fmt", ("4",)),
+    # rknn/api/rknn_base: "The '{}' in op_target is invalid! expect in {}!"
+    (
+        "E config: The 'dsp' in op_target is invalid! expect in ['cpu', 'npu']!",
+        "rknn-s29b-op-target-config",
+        ("dsp", "'cpu', 'npu'"),
+    ),
+    # rknn/api/quantizer: "Invalid operands name '{}' in custom_quantize_layers!"
+    (
+        "E hybrid_quantization_step2: Invalid operands name 'conv_out_9' in custom_quantize_layers!",
+        "rknn-s29b-custom-quantize-layers",
+        ("conv_out_9",),
+    ),
+    # rknn/api/ir_utils: "The Custom OP '{}' does not exist in the final RKNN model ..."
+    (
+        "W build: The Custom OP 'MyGelu' does not exist in the final RKNN model (may have been deleted by "
+        "optimization),",
+        "rknn-s29b-custom-op-removed",
+        ("MyGelu",),
+    ),
+    # rknn/api/rknn_base: "Shape of input_initial_val[{}]={} is invalid!"
+    (
+        "E load_onnx: Shape of input_initial_val[1]=(3, 3) is invalid!",
+        "rknn-s29b-input-initial-val",
+        ("(3, 3)",),
+    ),
+    # the board runtime's batch check
+    (
+        "E RKNN: [09:01:02.345] only support input n_dims == 4 when batch_size > 1",
+        "rknn-s29b-batch-input-ndims",
+        ("rknn_batch_size",),
+    ),
+    # librknnmrt.so: "failed to open device, fd: %d"
+    ("E RKNN: failed to open device, fd: -1", "rknn-s19d-runtime-open-device", ("/dev/dri/renderD129",)),
+    # rknn/api/rknn_runtime: "Call rknn_get_sdk_version Failed. Error code: {}  DRV: {}"
+    (
+        "E get_sdk_version: Call rknn_get_sdk_version Failed. Error code: -3  DRV: 0",
+        "rknn-s29b-board-query-failed",
+        ("rknn_get_sdk_version", "-3"),
+    ),
+    (
+        "E RKNN: [01:02:03.004] only support input n_dims == 4 when batch_size > 1\n"
+        "E RKNN: [01:02:03.005] rknn_init, load model failed!",
+        "rknn-s29b-batch-input-ndims",
+        ("rknn_batch_size=1",),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -1058,6 +1259,12 @@ CONFIDENT_CASES = [
         "height(64) * width(9000) = 576000, required product no larger than 16384!",
         "rknn-s19d-compiler-transpose-cpu-fallback",
         ("64", "9000", "16384"),
+    ),
+    # airockchip/rknn-toolkit2 doc/rknn_server_proxy.md: the runtime's form without errstr
+    (
+        "E RKNN: [03:12:45.101] failed to allocate fd, ret: -1, errno: 12",
+        "rknn-s21b-npu-memory-alloc-failed",
+        ("RkLunch-stop.sh",),
     ),
 ]
 
@@ -1418,3 +1625,35 @@ def test_a_fallback_or_a_dtype_form_keeps_its_own_entry(kb: KnowledgeBase) -> No
     assert fallback[0].entry.id == "rknn-s23f-compiler-op-cpu-fallback"
     dtype = kb.lookup("E RKNN: [10:20:30.400] Meet unsupported input dtype 8 for gather", top=1)
     assert dtype[0].entry.id == "rknn-s21b-cpu-op-unsupported-type"
+
+
+FIRST_VALUE_CASES = [
+    (
+        "ERROR: rknn_toolkit2-2.3.2-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl is not a "
+        "supported wheel on this platform.",
+        "rknn-s31e-wheel-tag-mismatch",
+        {"py": "cp312", "platform": "manylinux_2_17_aarch64.manylinux2014_aarch64"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+#: ``init_<model>_model fail!`` only says that the init failed: the librknnrt line before it says why; alone
+#: it still answers.
+test_the_zoo_demos_init_failure_ranks_under_the_runtime_line_that_says_why = answers_first_above(
+    [
+        (
+            "E RKNN: [08:01:02.345] Invalid RKNN model version 6\n"
+            "E RKNN: [08:01:02.346] rknn_init, load model failed!\n"
+            "rknn_init fail! ret=-1\n"
+            "init_mobilenet_model fail! ret=-1 model_path=./model/mobilenet.rknn",
+            "rknn-RKNN-ERR-MODEL-INVALID-6",
+            "rknn-s27e-zoo-init-model-fail",
+        )
+    ]
+)
+test_the_zoo_demos_init_failure_alone_still_answers = answers_first(
+    [("init_retinaface_model fail! ret=-1 model_path=model/RetinaFace.rknn", "rknn-s27e-zoo-init-model-fail")]
+)

@@ -34,6 +34,9 @@ glibc 2.41's executable-stack refusal).
 From s22e: Python's import system (a local file shadowing a package, circular imports), numpy's
 import_array and Cython's size check, protobuf's descriptor.py, glibc ld.so's dl-version.c (GLIBC_/GLIBCXX_
 version not found).
+
+Also from ort_trt_s29d and s31d_sources (test_knowledge_tensorrt.py): their notes stand in the docstrings
+named.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ import pytest
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.family import detect_families
 from dumpscope.core.knowledge.kb import is_process_ending
-from tests.support.advice import answered_by_entry, first_answer
+from tests.support.advice import (
+    answered_by_entry,
+    first_answer,
+)
 
 CASES = [
     # ---- round23_forms (test_knowledge_round23_forms.py) ----
@@ -203,3 +209,27 @@ def test_glibc_execstack_alone_is_the_loader(kb: KnowledgeBase) -> None:
     )
     top = kb.lookup(msg, top=1)[0]
     assert top.entry.id == "runtime-glibc-execstack"
+
+
+def test_a_cuda_text_alone_is_still_the_cuda_runtime_entry(kb: KnowledgeBase) -> None:
+    top = kb.lookup("RuntimeError: CUDA error: an illegal memory access was encountered", top=1)[0]
+    assert top.entry.id == "runtime-cuda-illegal-address"
+    glued = kb.lookup("x11: Cuda Runtime (an illegal memory access was encountered)", top=1)[0]
+    assert glued.entry.id == "runtime-cuda-illegal-address"  # '1:' inside a word is not TensorRT's line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+        "RuntimeError: Expected all tensors to be on the same device, but got index is on cuda:1, different "
+        "from other tensors on cuda:0 (when checking argument in method wrapper_CUDA__index_select)",
+    ],
+)
+def test_a_cuda_device_mismatch_is_pytorchs_answer_not_ascends(kb: KnowledgeBase, text: str) -> None:
+    """The torch_npu entry reads only npu/cpu devices; PyTorch's own check on CUDA devices is the runtime
+    entry's, whose sentence is then any tool's text (no partial match of the Ascend entry)."""
+    ranked = kb.lookup(text, top=3)
+    assert ranked[0].entry.id == "runtime-s31d-torch-tensors-on-two-devices"
+    assert all(m.reason == "words" for m in ranked[1:] if m.entry.family == "ascend")

@@ -12,6 +12,8 @@ onnxsim 0.4.36, apache-tvm 0.27.0.post1, onnxconverter-common 1.16.0 and torch-n
 here as their literals are), none of which carries a marker of its tool, and on generic runtime text (C++
 exceptions, signals, CUDA/cuDNN/cuBLAS errors, Python errors, torch's, Cython's, pybind11's and protobuf's
 texts) that must name no tool.
+
+Also from s29b_rknn_qualcomm (test_knowledge_rknn.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bench.build_source_grams import CYTHON_COMPRESSED, cython_strings
 from dumpscope.core.knowledge import family as family_module
 from dumpscope.core.knowledge.family import SOURCE_COUNTS, detect_families, source_gram_counts
 from dumpscope.core.knowledge.package_data import package_bytes
@@ -544,3 +549,47 @@ GENERIC_TEXT = [
 def test_generic_runtime_text_is_no_tool_s_wording(text: str) -> None:
     assert family_module._source_text(text.lower()) == {}
     assert detect_families(text) == []
+
+
+def _module(constants: list[str]) -> bytes:
+    """A stand-in for a compiled Cython module: the marker and the constants end to end in one zlib stream."""
+    table = "".join(constants).encode("utf-8")
+    return b"\x7fELF padding " + CYTHON_COMPRESSED + b" more " + zlib.compress(table) + b" tail"
+
+
+def test_cython_strings_reads_the_messages_and_leaves_report_lines_out() -> None:
+    """The messages come out cut at their format fields; the accuracy-analysis header, an info line and a
+    'results save to' line do not."""
+    data = _module(
+        [
+            "Feed {} inputs, but the model has {} inputs!",
+            "# simulator_error: calculate the output error of each layer of the simulator.",
+            "I Quantizating {}",
+            "The error analysis results save to: {}",
+            "Unsupport target_platform: {}!",
+        ]
+    )
+    found = cython_strings(data)
+    assert "inputs, but the model has" in found
+    assert "Unsupport target_platform:" in found
+    assert not [p for p in found if "simulator_error" in p or "Quantizating" in p or "save to" in p]
+
+
+def test_cython_strings_needs_the_marker() -> None:
+    table = zlib.compress(b"Feed {} inputs, but the model has {} inputs!")
+    assert cython_strings(b"no marker here " + table) == set()
+
+
+_PRINTABLE = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=60)
+
+
+@given(st.lists(_PRINTABLE, max_size=8), st.from_regex(r"[a-z]{6,10}", fullmatch=True), st.integers(0, 8))
+def test_no_piece_holds_a_report_line_or_a_format_field(constants: list[str], tag: str, at: int) -> None:
+    """Whatever else the table holds, a report header put among its lines gives no piece, and every piece is
+    stripped, at least 12 characters and free of format fields."""
+    lines = [*constants]
+    lines.insert(min(at, len(lines)), f"# {tag}_error: calculate the output error of each layer")
+    for piece in cython_strings(_module(["\n".join(lines)])):
+        assert f"{tag}_error" not in piece
+        assert piece == piece.strip() and len(piece) >= 12
+        assert "{}" not in piece

@@ -109,6 +109,71 @@ TensorRT-LLM's llmRequest.h.
 From s24g: libnvinfer's Myelin, cuBLASLt and cuDLA texts (Error Code 1), TensorRT 5-7's engine/CUDA texts,
 demo/Diffusion's engine build, mmdeploy/backend/tensorrt/utils.py.
 From s25g: include/NvInfer.h (hardware/version compatibility), 19.12's NvInferRuntime.h (IPluginFactory).
+
+From s29d (was test_knowledge_ort_trt_s29d.py):
+
+onnxruntime and TensorRT (branch s29d): the pieces of s28d's backed-out change, redone one at a time.
+
+* TensorRT's ``1: Cuda Runtime (<CUDA text>)`` line answers before the CUDA runtime's text it quotes, also
+  when the marker words around it (``Error Code``, ``[TRT]``, ``.cpp::``) are missing; the CUDA entry stays
+  in the answer under it (:func:`.kb.framed_runtime_under`).
+* onnxruntime's CudaCall exception (``cuda_call.cc:N ... CudaCall(...)``) has its own entry; a ROCm text
+  (``rocm_call.cc``, ``RocmCall``, ``HIP failure``) is not answered by it, and cuDNN/cuBLAS failures and
+  CUDA's out of memory keep the entries and clause written for them.
+* The Myelin version, tensor name, target SM and skipped-tactic texts that s28d duplicated stay with the
+  reason clauses that already answer them.
+
+The messages are written for these tests from the tools' format strings (TensorRT's logger and
+NvInferRuntime.h, onnxruntime's cuda_call.cc / rocm_call.cc) with made-up names and values; none is copied
+from the evaluation set.
+
+From s29g (was test_knowledge_s29g_specific.py):
+
+Branch s29g: answers that a hand judge of dev draws found not specific to their message, fixed in the
+entries: a summary or consequence line that outranked the line stating the cause (a model-zoo demo's
+``init_<model>_model fail!``, QNN's ``Failed to finalize graph``), task-code cards over the AI Core errorStr
+that says why (``retCode=0x26``/``0x31`` and torch_npu's text for 507015), checklists where the message's
+own words pick the case (OpenVINO's read_model with the frontend listed, TensorRT's ``unspecified launch
+failure``, the legacy Model Optimizer's missing infer function), and lines no entry answered (HTP TCM
+overflow and ``could not create op``, a null engine blob, the CoreML EP's NeuralNetwork prediction failure,
+the newer plugin-enqueue assertion).  Every message is written from the vendor's format string with names
+and values of our own (never an evaluation message).
+
+Vendor texts: airockchip/rknn_model_zoo examples/*/cpp/main.cc (``init_%s_model fail! ret=%d
+model_path=%s``); Qualcomm QNN HTP backend log lines (``A single op, "<op>" (Op ID: <id>), requires <n>
+bytes of TCM, which is greater than the TCM size of <m>!``, ``"<Op>" generated: could not create op``);
+hicann/runtime device_error_core_proc.cc (``The extend info: errcode:(...) errorStr: ...``);
+openvinotoolkit/openvino src/inference/src/model_reader.cpp (read_model) and tools/mo/.../infer.py
+(partial_infer); NVIDIA TensorRT runtime parameter checks and ``Error Code 1: Cuda Runtime (...)``;
+microsoft/onnxruntime providers/coreml/model/model.mm (``Error executing model: `` + Core ML's error).
+
+From s31d (was test_knowledge_s31d_sources.py):
+
+onnxruntime, TensorRT, Qualcomm and Ascend (branch s31d): entries read from the tools' own sources.
+
+* onnxruntime: the external-data path check that refuses a data file outside the model's folder (strings of
+  the 1.32.0 wheel; the Hugging Face cache's links are its common case) and an execution provider's
+  partition summary (coreml_execution_provider.cc), a context line;
+* Torch-TensorRT (pytorch/TensorRT): the TorchScript partitioner's int64/float64 check and its truncation
+  warning, the device-list warning at import, modelopt's optional converters and the missing-modelopt error,
+  the engine build that returned None, the non-tensor output check, the engine's compatible-device check;
+* TensorRT: the TensorRT 10 Python API removals with any module prefix, trtexec's closing FAILED line,
+  TensorRT-LLM's bare world-size assertion, its prompt + new tokens > max_seq_len check and the weight shape
+  check of its Python builder;
+* Qualcomm: ExecuTorch's QNN delegate's step lines ('Fail to configure Qnn context' ...), the SNPE/QNN
+  converters' IR graph ('Graph has no buffer ...'), the SDK's Python modules missing (envsetup not sourced,
+  another Python version; markers for Python's sentence on 'qti' and libPyIrGraph);
+* torch_npu and CANN: a CANN function missing at load time (a library, or libtorch_npu.so asking for an
+  acl/aclnn/Hccl symbol: CANN older than torch_npu's; s30d's torch-mismatch entry keeps C++ symbols), the
+  float64-to-float32 warning; an operator's tensors on the NPU and the CPU, and PyTorch's same check on
+  other devices (a runtime entry, so that its sentence is any tool's text and no partial match of
+  torch_npu's).
+
+The messages are written for these tests from the tools' format strings with made-up names and values; none
+is copied from the evaluation set.
+
+Also from ort_trt_s28d_sources, s30d_sources and s30f_specific (test_knowledge_onnxruntime.py): their notes
+stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -117,12 +182,14 @@ import io
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bench.eval_explain import specific
+from bench.eval_explain import blank_markers, specific
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.answer import confidence_of
 from dumpscope.core.knowledge.family import detect_families
-from dumpscope.core.knowledge.kb import named_families
+from dumpscope.core.knowledge.kb import framed_runtime_under, named_families
 from tests.support.advice import (
     Case,
     answered_by_entry,
@@ -130,6 +197,12 @@ from tests.support.advice import (
     answered_with_captures,
     assert_advice,
     assert_answered,
+    entry_by_id,
+    first_with_values,
+    in_top3_with_values,
+    keeps_its_entry,
+    looked_up_with_captures,
+    pattern_ids,
 )
 
 CASES = [
@@ -484,6 +557,44 @@ CASES = [
         "[E] [TRT] (Unnamed Layer* 7) [Convolution]:bias weights has count 3 but 85 was expected",
         "tensorrt-s25g-kernel-weights-count-expected",
         ("(Unnamed Layer* 7) [Convolution] was given 3 bias weights", "needs 85"),
+    ),
+    (
+        "[01/02/2024-10:11:12] [E] [TRT] Parameter check failed at: runtime.cpp::deserializeCudaEngine::30, "
+        "condition: (blob) != nullptr",
+        "tensorrt-s29g-deserialize-null-blob",
+        ("deserializeCudaEngine",),
+    ),
+    (
+        "[TRT] [E] 1: [resizingAllocator.cpp::deallocate::105] Error Code 1: Cuda Runtime (unspecified "
+        "launch failure)",
+        "tensorrt-s29g-cuda-unspecified-launch-failure",
+        ("resizingAllocator.cpp::deallocate::105", "cudaErrorLaunchFailure"),
+    ),
+    (
+        "[E] Error[2]: [pluginV2DynamicExtRunner.cpp::execute::115] Error Code 2: Internal Error (Assertion "
+        "pluginUtils::isSuccess(status) failed. )",
+        "tensorrt-plugin-enqueue-failed",
+        ("enqueue",),
+    ),
+    (
+        "[TRT]    detected model format - custom  (extension '.pth')\n"
+        "[TRT]    model format 'custom' not supported by jetson-inference\n"
+        "[TRT]    imageNet -- failed to initialize.",
+        "tensorrt-s29g-jetson-inference-custom-format",
+        ("'.pth'", "onnx_export.py"),
+    ),
+    (
+        "[TensorRT] ERROR: UFFParser: Parser error: image_in: Invalid number of Dimensions 4",
+        "tensorrt-s29g-uff-invalid-number-of-dimensions",
+        ("image_in", "register_input"),
+    ),
+    (
+        "[TRT] ERROR: INVALID_ARGUMENT: getPluginCreator could not find plugin DecodeBoxes_TRT version 2\n"
+        "[TRT] ERROR: safeDeserializationUtils.cpp (322) - Serialization Error in load: 0 "
+        "(Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin Registry)\n"
+        "[TRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.",
+        "tensorrt-s30f-deserialize-plugin-not-registered",
+        ("DecodeBoxes_TRT", "initLibNvInferPlugins"),
     ),
 ]
 
@@ -1695,3 +1806,389 @@ def test_torch2trt_s_package_path_marks_tensorrt(kb: KnowledgeBase) -> None:
         "IndexError: tuple index out of range"
     )
     assert kb.lookup(text, top=1)[0].entry.family == "tensorrt"
+
+
+LOOKUP_CAPTURE_CASES = [
+    (
+        "AttributeError: 'NoneType' object has no attribute 'create_execution_context'",
+        "tensorrt-python-engine-is-none",
+        {"option": "create_execution_context"},
+    ),
+]
+
+test_the_source_form_is_looked_up_with_its_captures = looked_up_with_captures(LOOKUP_CAPTURE_CASES)
+
+
+FIRST_VALUE_CASES = [
+    (
+        "RuntimeError: [TensorRT-LLM][ERROR] Tensor 'input_ids' has invalid shape (6000), expected in range "
+        "min (1), max (4096) (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:512)",
+        "tensorrt-s30d-trtllm-tensor-shape-outside-profile",
+        {"tensor": "input_ids", "shape": "(6000)", "shape2": "(1)", "shape3": "(4096)"},
+    ),
+    (
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: prompt_embedding_table: expected type 1, "
+        "provided type 7 (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:498)",
+        "tensorrt-s30d-trtllm-input-dtype-mismatch",
+        {"tensor": "prompt_embedding_table", "value": "1", "value2": "7"},
+    ),
+    (
+        "RuntimeError: [TensorRT-LLM][ERROR] Input tensor 'host_runtime_perf_knobs' not found; expected "
+        "shape: (16) (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:472)",
+        "tensorrt-s30d-trtllm-input-tensor-not-found",
+        {"tensor": "host_runtime_perf_knobs", "shape": "(16)"},
+    ),
+    (
+        '  File "infer.py", line 31, in allocate_buffers\n    stream = cuda.Stream()\n'
+        "pycuda._driver.LogicError: explicit_context_dependent failed: invalid device context - no currently "
+        "active context?",
+        "tensorrt-s30d-pycuda-no-active-context",
+        {"call": "explicit_context_dependent"},
+    ),
+    (
+        "pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument",
+        "tensorrt-s30d-pycuda-memcpy-invalid-argument",
+        {"call": "cuMemcpyHtoDAsync"},
+    ),
+    (
+        "[TRT] [W] CUDA initialization failure with error: 35. Please check your CUDA installation\n"
+        "    runtime = trt.Runtime(TRT_LOGGER)\n"
+        "TypeError: pybind11::init(): factory function returned nullptr",
+        "tensorrt-s30d-python-factory-nullptr",
+        {},
+    ),
+    (
+        "[TRT] [E] 6: [cudaDriverHelpers.cpp::operator()::29] Error Code 6: Internal Error (CUDA driver is a "
+        "stub library)",
+        "tensorrt-s30d-cuda-driver-stub",
+        {},
+    ),
+    (
+        "ImportError: libnvinfer.so.10: cannot open shared object file: No such file or directory",
+        "tensorrt-s30d-libnvinfer-missing",
+        {"lib": "libnvinfer.so.10"},
+    ),
+    (
+        "RuntimeError: [Error thrown at core/partitioning/shape_analysis.cpp:183] Unable to process subgraph "
+        "input type of at::kLong/at::kDouble, try to compile model with truncate_long_and_double enabled",
+        "tensorrt-s31d-torchtrt-long-double-input",
+        {},
+    ),
+    (
+        "WARNING: [Torch-TensorRT] - Truncating intermediate graph input type from at::kDouble to at::kFloat",
+        "tensorrt-s31d-torchtrt-truncating-input-type",
+        {"dtype": "at::kDouble", "dtype2": "at::kFloat"},
+    ),
+    (
+        "WARNING: [Torch-TensorRT] - Unable to read CUDA capable devices. Return status: 100",
+        "tensorrt-s31d-torchtrt-cuda-devices-unreadable",
+        {"value": "100"},
+    ),
+    (
+        "WARNING:torch_tensorrt.dynamo.conversion.aten_ops_converters:Unable to import quantize op. Please "
+        "install modelopt library (https://github.com/NVIDIA/TensorRT-Model-Optimizer) to add support for "
+        "compiling quantized models",
+        "tensorrt-s31d-torchtrt-modelopt-optional-warning",
+        {"value": "quantize"},
+    ),
+    (
+        "ImportError: The provided model is quantized by ModelOpt, but ModelOpt is not installed.",
+        "tensorrt-s31d-torchtrt-modelopt-not-installed",
+        {},
+    ),
+    (
+        "RuntimeError: TensorRT build_serialized_network returned None; engine build failed.",
+        "tensorrt-s31d-torchtrt-build-returned-none",
+        {},
+    ),
+    (
+        "RuntimeError: TensorRT requires all outputs to be Tensor!",
+        "tensorrt-s31d-torchtrt-outputs-not-tensors",
+        {},
+    ),
+    (
+        "RuntimeError: [Error thrown at core/runtime/TRTEngine.cpp:170] Expected most_compatible_device to "
+        "be true but got false\nNo compatible device was found for instantiating TensorRT engine",
+        "tensorrt-s31d-torchtrt-no-compatible-device",
+        {},
+    ),
+    (
+        "AttributeError: 'IExecutionContext' object has no attribute 'execute_async_v2'",
+        "tensorrt-s31d-trt10-removed-api-any-module",
+        {"cls": "IExecutionContext", "option": "execute_async_v2"},
+    ),
+    (
+        "&&&& FAILED TensorRT.trtexec [TensorRT v100300] # trtexec --onnx=det.onnx --fp16",
+        "tensorrt-s31d-trtexec-failed-summary",
+        {"value": "100300"},
+    ),
+    (
+        "[TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/app/tensorrt_llm/cpp/tensorrt_llm/"
+        "runtime/worldConfig.cpp:91)",
+        "tensorrt-s31d-trtllm-mpi-size-check-bare",
+        {},
+    ),
+    (
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Input length (3900) + max new tokens (512) + "
+        "draft tokens (0) must be less than max sequence length (4096).",
+        "tensorrt-s31d-trtllm-input-exceeds-max-seq-len",
+        {"value": "3900", "value2": "512", "value4": "4096"},
+    ),
+    (
+        "AssertionError: ('The value updated is not the same shape as the original. ', 'Updated: (1024, "
+        "4096), original: (4096, 4096)')",
+        "tensorrt-s31d-trtllm-weight-shape-mismatch",
+        {"shape": "(1024, 4096)", "shape2": "(4096, 4096)"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+def test_none_engine_entry_needs_a_tensorrt_attribute(kb) -> None:  # type: ignore[no-untyped-def]
+    entry = entry_by_id(kb, "tensorrt-python-engine-is-none")
+    other = "AttributeError: 'NoneType' object has no attribute 'shape'"
+    assert entry.search(other) is None
+    assert all(
+        m.entry.id != entry.id for m in kb.lookup(other, top=5)
+    )  # no partial match of any NoneType text
+
+
+TRT_CUDA = "[11/02/2025-10:00:00] [TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime ({})"
+
+
+CUDA_TEXTS = ("an illegal memory access was encountered", "invalid argument", "out of memory")
+
+
+@pytest.mark.parametrize("cuda", CUDA_TEXTS)
+def test_the_trt_cuda_runtime_line_answers_before_the_cuda_text_it_frames(
+    kb: KnowledgeBase, cuda: str
+) -> None:
+    text = TRT_CUDA.format(cuda)
+    ranked = kb.lookup(text, top=4)
+    assert ranked[0].entry.id == "tensorrt-cuda-runtime-error"
+    assert dict(ranked[0].captures)["arg"] == cuda
+    ids = [m.entry.id for m in ranked]
+    if "runtime-cuda-illegal-address" in ids:  # the CUDA text's own entry stays in the answer, under it
+        assert ids.index("runtime-cuda-illegal-address") > 0
+
+
+@pytest.mark.parametrize("cuda", CUDA_TEXTS)
+def test_the_trt_cuda_runtime_line_without_its_markers_is_still_tensorrt(
+    kb: KnowledgeBase, cuda: str
+) -> None:
+    """Markers and codes blanked (the wording proxy): '1: Cuda Runtime (' is TensorRT's own wording."""
+    text = blank_markers(TRT_CUDA.format(cuda) + "\nSegmentation fault (core dumped)")
+    assert "Error Code" not in text and "[TRT]" not in text
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "tensorrt-cuda-runtime-error", top.entry.id
+
+
+def test_framing_moves_only_runtime_matches_inside_a_tool_match(kb: KnowledgeBase) -> None:
+    """Two lines side by side: the CUDA text on its own line is not inside TensorRT's match, so it keeps
+    its score; inside the line it goes just under TensorRT's match."""
+    alone = "RuntimeError: CUDA error: an illegal memory access was encountered"
+    text = TRT_CUDA.format("invalid argument") + "\n" + alone
+    matches = kb.lookup(text, top=10)
+    framed = {m.entry.id: m.score for m in framed_runtime_under(matches, text)}
+    before = {m.entry.id: m.score for m in matches}
+    assert framed.get("runtime-cuda-illegal-address") == before.get("runtime-cuda-illegal-address")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["segfault", "illegal", "trt", "noise"]), min_size=1, max_size=4))
+def test_framing_never_moves_a_tool_match_and_keeps_the_order_of_tools(
+    kb: KnowledgeBase, parts: list[str]
+) -> None:
+    lines = {
+        "segfault": "Segmentation fault (core dumped)",
+        "illegal": "CUDA error: an illegal memory access was encountered",
+        "trt": TRT_CUDA.format("an illegal memory access was encountered"),
+        "noise": "[I] loading weights",
+    }
+    text = "\n".join(lines[p] for p in parts)
+    matches = kb.lookup(text, top=10)
+    out = framed_runtime_under(matches, text)
+    assert [m.entry.id for m in out] == [m.entry.id for m in matches]
+    for a, b in zip(matches, out, strict=True):
+        if a.entry.family not in ("runtime",):
+            assert a.score == b.score
+    tools = {m.score for m in out if m.entry.family == "tensorrt" and "pattern" in m.reason.split("+")}
+    for before, after in zip(matches, out, strict=True):
+        if after.score != before.score:  # moved: only down, to just under a TensorRT pattern match
+            assert after.score < before.score and after.score + 1.0 in tools
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "[E] [TRT] 1: [myelinVersionMismatch] myelinVersionMismatch : Compiled against cuBLASLt "
+            "12.3.4.1 but running against cuBLASLt 12.1.3.1.",
+            "12.1.3.1",
+        ),
+        (
+            "[TRT] [E] 3: [executionContext.cpp::setTensorAddress::123] Error Code 3: API Usage Error "
+            "(Parameter check failed, condition: Given invalid tensor name: input0. Get valid tensor names "
+            "with getIOTensorName())",
+            "input0",
+        ),
+        (
+            "[TRT] [E] 1: [caskBuilderUtils.cpp::trtSmToCask::114] Error Code 1: Internal Error (Target GPU "
+            "SM 61 is not supported by this TensorRT release.)",
+            "SM 61",
+        ),
+    ],
+)
+def test_texts_a_reason_clause_answers_need_no_entry_of_their_own(
+    kb: KnowledgeBase, text: str, value: str
+) -> None:
+    """s28d's entries for these took the clauses' answers; the clauses still answer them under the card."""
+    top = kb.lookup(text, top=1)[0]
+    assert "+" in top.entry.id, top.entry.id  # a card refined by a clause
+    assert value in top.cause
+    assert not any(e.id.startswith("tensorrt-s28d-") for e in kb.entries)
+
+
+#: A message its subcase was not written for: the general entry (or another case's) answers, the subcase's
+#: pattern does not match.
+KEEPS_ITS_ENTRY = [
+    (
+        "[TRT] [E] 1: [defaultAllocator.cpp::deallocate::42] Error Code 1: Cuda Runtime (an illegal memory "
+        "access was encountered)",
+        "tensorrt-cuda-runtime-error",
+        "tensorrt-s29g-cuda-unspecified-launch-failure",
+    ),
+    (
+        # Without the deserialization line the ONNX parser's fallback importer is the reading.
+        "[TRT] ERROR: INVALID_ARGUMENT: getPluginCreator could not find plugin GridSample_TRT version 1",
+        "tensorrt-getplugincreator-could-not-find-plugin",
+        "tensorrt-s30f-deserialize-plugin-not-registered",
+    ),
+]
+
+test_a_lookalike_keeps_its_entry_and_not_the_subcase = keeps_its_entry(KEEPS_ITS_ENTRY)
+
+
+def test_another_parameter_check_is_not_the_null_blob(kb: KnowledgeBase) -> None:
+    message = "Parameter check failed at: engine.cpp::enqueueV3::2761, condition: bindings[x] != nullptr"
+    assert "tensorrt-s29g-deserialize-null-blob" not in pattern_ids(kb, message)
+
+
+def test_the_nullptr_text_alone_is_no_confident_tensorrt_answer(kb: KnowledgeBase) -> None:
+    """pybind11 prints it for any binding's constructor: alone it is no TensorRT message (named_only)."""
+    answer = kb.answer("TypeError: pybind11::init(): factory function returned nullptr", top=3)
+    assert not answer.confident
+
+
+def test_the_profile_sentence_cut_after_but_is_still_the_profile_entry(kb: KnowledgeBase) -> None:
+    for text in (
+        "[E] Network has dynamic or shape inputs, but no optimization profile has been defined.",
+        "[E] Network has dynamic or shape inputs, but",
+    ):
+        assert kb.lookup(text, top=1)[0].entry.id == "tensorrt-no-optimization-profile"
+
+
+_NAME = st.from_regex(r"[A-Za-z_](?:[A-Za-z0-9_./:]{0,40}[A-Za-z0-9_])?", fullmatch=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=_NAME, got=st.integers(1, 10**6), low=st.integers(1, 64), high=st.integers(1, 10**6))
+def test_the_trtllm_shape_capture_stops_at_each_value(
+    kb: KnowledgeBase, name: str, got: int, low: int, high: int
+) -> None:
+    text = (
+        f"[TensorRT-LLM][ERROR] Tensor '{name}' has invalid shape ({got}), expected in range min ({low}), "
+        f"max ({high}) (/src/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:1)"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "tensorrt-s30d-trtllm-tensor-shape-outside-profile"
+    caps = dict(top.captures)
+    assert (caps["tensor"], caps["shape"], caps["shape2"], caps["shape3"]) == (
+        name,
+        f"({got})",
+        f"({low})",
+        f"({high})",
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        (
+            "AttributeError: 'tensorrt_bindings.tensorrt.ICudaEngine' object has no attribute 'num_bindings'",
+            "tensorrt-s31d-trt10-removed-api-any-module",
+        ),
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "npu:1 and npu:0!",
+            "ascend-s31d-torch-npu-tensors-on-two-devices",
+        ),
+        (
+            "RuntimeError: [ONNXRuntimeError] External data path for model loaded from bytes escapes working "
+            "directory.",
+            "onnxruntime-s31d-external-data-escapes-model-dir",
+        ),
+    ],
+)
+def test_the_source_forms_keep_their_entry_with_the_markers_blanked(
+    kb: KnowledgeBase, message: str, entry: str
+) -> None:
+    """The wording proxy: with the tool names blanked the message's own sentence still finds its entry."""
+    assert kb.lookup(blank_markers(message), top=1)[0].entry.id == entry
+
+
+def test_an_attribute_error_of_another_class_is_not_the_tensorrt_api_answer(kb: KnowledgeBase) -> None:
+    """The removed names are read on TensorRT's own classes only."""
+    text = "AttributeError: 'Trainer' object has no attribute 'execute_async_v2'"
+    ids = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert "tensorrt-s31d-trt10-removed-api-any-module" not in ids
+
+
+def test_the_summary_and_step_lines_are_generic_consequences(kb: KnowledgeBase) -> None:
+    """trtexec's FAILED line, Torch-TensorRT's 'returned None' and ExecuTorch's step line only report the
+    outcome: after the tool's own error they leave the first place to the entry of that error."""
+    text = (
+        "[06/01/2024-10:00:00] [E] [TRT] 4: [network.cpp::validate::3062] Error Code 4: Internal Error "
+        "(Network has dynamic or shape inputs, but no optimization profile has been defined.)\n"
+        "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx"
+    )
+    assert kb.lookup(text, top=1)[0].entry.id == "tensorrt-no-optimization-profile"
+    for entry in (
+        "tensorrt-s31d-trtexec-failed-summary",
+        "tensorrt-s31d-torchtrt-build-returned-none",
+        "qualcomm-s31d-executorch-qnn-step-failed",
+    ):
+        found = next(e for e in kb.entries if e.id == entry)
+        assert found.generic and found.consequence
+
+
+_SHAPE = st.lists(st.integers(1, 65536), min_size=1, max_size=4).map(
+    lambda d: "(" + ", ".join(map(str, d)) + ")"
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(updated=_SHAPE, original=_SHAPE)
+def test_the_trtllm_weight_shapes_are_captured_whole(kb: KnowledgeBase, updated: str, original: str) -> None:
+    text = (
+        "AssertionError: The value updated is not the same shape as the original. "
+        f"Updated: {updated}, original: {original}"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "tensorrt-s31d-trtllm-weight-shape-mismatch"
+    assert dict(top.captures) == {"shape": updated, "shape2": original}
+
+
+@settings(max_examples=40, deadline=None)
+@given(prompt=st.integers(1, 10**6), new=st.integers(1, 10**5), limit=st.integers(1, 10**6))
+def test_the_trtllm_lengths_are_captured(kb: KnowledgeBase, prompt: int, new: int, limit: int) -> None:
+    text = (
+        f"[TensorRT-LLM][ERROR] Assertion failed: Input length ({prompt}) + max new tokens ({new}) must be "
+        f"less than max sequence length ({limit})."
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "tensorrt-s31d-trtllm-input-exceeds-max-seq-len"
+    captures = dict(top.captures)
+    assert (captures["value"], captures["value2"], captures["value4"]) == (str(prompt), str(new), str(limit))

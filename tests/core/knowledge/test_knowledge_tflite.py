@@ -67,6 +67,34 @@ From s24f: the GPU delegate's cl_program.cc and LiteRT's dispatch delegate (lite
 
 From s25e: the kernels' Prepare checks (LiteRT tflite/core/c/common.h TF_LITE_ENSURE* forms,
 tflite/kernels/*.cc).
+
+From s28c (was test_knowledge_s28c_tflite_coreml_sources.py):
+
+Branch s28c: Core ML and TFLite entries and markers written from the tools' own sources.
+
+Each row is the text as the source prints it (the Core ML framework's MLModelError codes and its Espresso and
+ML Program parser lines; TensorFlow's MLIR TFL verifier and quantizer, lite.py's input checks, the TFLite
+kernels' index checks, the XNNPACK delegate's node checks, TensorFlow Lite Micro's allocator and op resolver,
+the Java API's type check) with made-up values, answered by its entry with the captured parts in the advice.
+The other tests pin where an entry stops: the Core ML code entries leave the texts that own entries answer,
+the TFLM resolver entry leaves the versioned runtime form, and the new markers name their family alone.
+
+From s29c (was test_knowledge_s29c_sources.py):
+
+Branch s29c: TFLite/LiteRT, Core ML, MNN and ncnn entries written from the tools' own sources.
+
+Each row is the text as the source prints it (LiteRT's GPU delegate OpenCL/GL/EGL start-up and call
+failures, the Flex delegate's eager context and type mapping, the model verifier's op versions,
+tflite_flutter's state checks; Core ML's image size constraint, coremltools' MIL name and scope checks and the
+neuralnetwork backend's image output check;
+MNN's Vulkan and OpenCL backends and its ONNX clip option; pnnx's ncnn pass, its TorchScript loader and ncnn's
+Vulkan allocator, weight upload and shader compiler) with made-up values, answered by its entry with the
+captured parts in the advice.  The other tests pin where an entry stops: the look-alike wording of other tools
+is no match of it, and the new marker names its family alone.
+
+Also from s31e_sources (test_knowledge_converters.py), s30f_specific and s31f_specific
+(test_knowledge_onnxruntime.py), s31e_removed_apis (test_knowledge_openvino.py) and s30e_sources
+(test_knowledge_torch_onnx.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
@@ -83,6 +111,10 @@ from tests.support.advice import (
     assert_advice,
     assert_answered,
     first_answer,
+    first_with_values,
+    in_top3_with_values,
+    keeps_its_entry,
+    pattern_ids,
     top_match,
 )
 
@@ -388,6 +420,98 @@ CASES = [
         "tflite-s25e-kernel-type-unsupported-by-op",
         ("FLOAT16", "supported_types"),
     ),
+    # ---- tflite: tensorflow/compiler/mlir/lite (TFL dialect verifier, quantizer) ----
+    (
+        "error: 'tfl.zz_pool' op operand #1 must be tensor of 32-bit float or QI8 type values, but got "
+        "'tensor<1x7xi64>'",
+        "tflite-s28c-mlir-tfl-operand-type",
+        ("tfl.zz_pool", "operand #1", "tensor<1x7xi64>", "SELECT_TF_OPS"),
+    ),
+    (
+        "loc(\"zz/MatMul\"): error: 'tfl.zz_matmul' op failed to verify that all of {x, y} have same element "
+        "type",
+        "tflite-s28c-mlir-tfl-verify",
+        ("tfl.zz_matmul", "failed to verify that all of {x, y} have same element type"),
+    ),
+    (
+        "error: 'tfl.concatenation' op quantization parameters violate the same scale constraint: "
+        "!quant.uniform<i8:f32, 0.0123:-7> vs. !quant.uniform<i8:f32, 0.0456:9>",
+        "tflite-s28c-mlir-same-scale",
+        ("!quant.uniform<i8:f32, 0.0123:-7>", "!quant.uniform<i8:f32, 0.0456:9>", "representative_dataset"),
+    ),
+    # ---- tflite: tensorflow/lite/python/lite.py ----
+    (
+        "ValueError: This converter can only convert a single ConcreteFunction. Converting multiple "
+        "functions is under development.",
+        "tflite-s28c-converter-single-concrete-function",
+        ("signature_keys",),
+    ),
+    (
+        "ValueError: Provide an input shape for input array 'zz_input'.",
+        "tflite-s28c-converter-input-shape-missing",
+        ("zz_input", "input_shapes"),
+    ),
+    # ---- tflite: kernels (gather.cc, embedding_lookup.cc), XNNPACK, TFLM, model loader, Java ----
+    (
+        "Embedding Lookup: index out of bounds. Got 70001, and bounds are [0, 70000]\n"
+        "Node number 3 (EMBEDDING_LOOKUP) failed to invoke.",
+        "tflite-s28c-kernel-index-out-of-bounds",
+        ("Embedding Lookup", "70001", "70000", "vocabulary"),
+    ),
+    (
+        "CheckTensorType: unsupported type INT64 in tensor #17 in node #9\n"
+        "Node number 40 (TfLiteXNNPackDelegate) failed to prepare.",
+        "tflite-s28c-xnnpack-node-check",
+        ("node #9", "unsupported type INT64 in tensor #17", "setUseXNNPACK(false)"),
+    ),
+    (
+        "Arena size is too small for all buffers. Needed 123456 but only 65432 was available.\n"
+        "AllocateTensors() failed",
+        "tflite-s28c-micro-arena-too-small",
+        ("123456", "65432", "arena_used_bytes"),
+    ),
+    (
+        "Model provided is schema version 7 not equal to supported version 3.",
+        "tflite-s28c-schema-version-mismatch",
+        ("schema version field reads 7", "version 3", "xxd -i"),
+    ),
+    (
+        "Didn't find op for builtin opcode 'ZZ_SOFTMAX'\nFailed to get registration from op code ZZ_SOFTMAX\n"
+        "AllocateTensors() failed",
+        "tflite-s28c-micro-op-not-in-resolver",
+        ("ZZ_SOFTMAX", "MicroMutableOpResolver"),
+    ),
+    (
+        "java.lang.IllegalArgumentException: DataType error: cannot resolve DataType of [[Ljava.lang.Float;",
+        "tflite-s28c-java-datatype-unresolved",
+        ("Ljava.lang.Float;", "ByteBuffer"),
+    ),
+    (
+        "loc(fused[\"Conv1d\"]): error: failed to legalize operation 'tfl.transpose' that was explicitly "
+        "marked illegal",
+        "tflite-s30f-legalize-tflite-op-type",
+        ("tfl.transpose", "float32"),
+    ),
+    (
+        "ERROR: Node number 41 (RESIZE_BILINEAR) failed to prepare.",
+        "tflite-node-failed-to-prepare",
+        ("41", "RESIZE_BILINEAR", "resize_tensor_input"),
+    ),
+    (
+        "ERROR: Node number 3 (FlexRFFT2D) failed to prepare.",
+        "tflite-s31f-node-prepare-flex",
+        ("FlexRFFT2D", "tensorflow-lite-select-tf-ops"),
+    ),
+    (
+        "E/tflite: Node number 120 (TfLiteGpuDelegateV2) failed to prepare.",
+        "tflite-s31f-node-prepare-delegate",
+        ("120", "TfLiteGpuDelegateV2"),
+    ),
+    (
+        "TensorFlow Lite Error: Node number 58 (MaxPoolingWithArgmax2D) failed to prepare.",
+        "tflite-s31f-node-prepare-custom-op",
+        ("58", "MaxPoolingWithArgmax2D", "AddCustom"),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -637,3 +761,207 @@ def test_mediapipe_s_node_failure_reads_its_reason_without_a_doubled_stop(kb: Kn
     top = kb.lookup(message, top=1)[0]
     assert "giving the reason: Unsupported model signature. " in top.cause
     assert ".." not in top.cause
+
+
+CONFIDENT_CASES: list[Case] = [
+    # ---- tflite: google-ai-edge/LiteRT tflite/delegates/gpu/cl (cl_context.cc, cl_command_queue.cc) ----
+    (
+        "TfLiteGpuDelegate Init: Failed to create a compute context - Out of host memory",
+        "tflite-s29c-gpu-opencl-call-failed",
+        ("create a compute context", "Out of host memory", "TFLITE_GPU_EXPERIMENTAL_FLAGS_GL_ONLY"),
+    ),
+    (
+        "Failed to allocate device memory (clCreateBuffer): Memory object allocation failure",
+        "tflite-s29c-gpu-opencl-call-failed",
+        ("allocate device memory (clCreateBuffer)", "Memory object allocation failure"),
+    ),
+    (
+        "TfLiteGpuDelegate Init: clGetPlatformIDs returned -1001",
+        "tflite-s29c-gpu-opencl-no-platform",
+        ("-1001", "clinfo"),
+    ),
+    (
+        "ERROR: TfLiteGpuDelegate Init: OpenGL ES 3.1 or above is required to use OpenGL inference.",
+        "tflite-s29c-gpu-gl-backend-unavailable",
+        ("OpenGL ES 3.1 or above is required", "XNNPACK"),
+    ),
+    (
+        "TfLiteGpuDelegate Init: No EGL error, but eglInitialize failed",
+        "tflite-s29c-gpu-gl-backend-unavailable",
+        ("eglInitialize failed", "EGL"),
+    ),
+    # ---- tflite: delegates/flex (kernel.cc, util.cc), core/tools/verifier.cc ----
+    (
+        "ERROR: Failed to initialize eager context. This often happens when a CPU device has not been "
+        "registered, presumably because some symbols from tensorflow/core:core_cpu_impl were not linked into "
+        "the binary.",
+        "tflite-s29c-flex-eager-context",
+        ("tensorflow-lite-select-tf-ops", "core_cpu_impl"),
+    ),
+    (
+        "ERROR: TF Lite does not support TensorFlow data type: zz_uint64",
+        "tflite-s29c-flex-tf-dtype-unsupported",
+        ("zz_uint64",),
+    ),
+    (
+        "Unsupported builtin op: ZZ_CONV, version: 9",
+        "tflite-s29c-verifier-unsupported-op-version",
+        ("ZZ_CONV", "version 9"),
+    ),
+    (
+        "Unsupported custom op: ZzCustom, version: 2",
+        "tflite-s29c-verifier-unsupported-op-version",
+        ("ZzCustom", "AddCustom"),
+    ),
+    # ---- tflite: tensorflow/flutter-tflite lib/src/interpreter.dart (quiver's checkState) ----
+    (
+        "E/flutter (4242): Unhandled Exception: Bad state: failed precondition\n"
+        "#1      Interpreter.invoke (package:tflite_flutter/src/interpreter.dart:165:5)",
+        "tflite-s29c-flutter-failed-precondition",
+        ("TfLiteInterpreterInvoke", "adb logcat"),
+    ),
+    (
+        "Unhandled Exception: Bad state: XNNPackDelegate already deleted.",
+        "tflite-s29c-flutter-interpreter-deleted",
+        ("XNNPackDelegate", "dispose()"),
+    ),
+    # tflite/python/interpreter_wrapper/interpreter_wrapper.cc
+    (
+        "ValueError: Invalid tensor index 17 exceeds max tensor index 11",
+        "tflite-s30e-python-tensor-index",
+        ("17", "11"),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+FIRST_VALUE_CASES = [
+    ("ERROR: No matching distribution found for tflite_runtime", "tflite-s31e-tflite-runtime-missing", {}),
+    (
+        "AttributeError: 'Functional' object has no attribute '_get_save_spec'. "
+        "Did you mean: '_set_save_spec'?",
+        "tflite-s31e-keras3-save-spec",
+        {"value": "Functional"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+def test_the_micro_resolver_entry_leaves_the_versioned_runtime_form(kb: KnowledgeBase) -> None:
+    """TFLM names the op alone; the full runtime names its version too, and that form means an old runtime,
+    which the older entry answers."""
+    versioned = (
+        "Didn't find op for builtin opcode 'ZZ_CONV' version '9'. An older version of this builtin might be "
+        "supported. Are you using an old TFLite binary with a newer model?"
+    )
+    assert kb.lookup(versioned, top=1)[0].entry.id == "tflite-didnt-find-builtin-op"
+    top = kb.lookup("Didn't find op for builtin opcode 'ZZ_CONV'", top=1)[0]
+    assert top.entry.id == "tflite-s28c-micro-op-not-in-resolver"
+    assert dict(top.captures) == {"op_type": "ZZ_CONV"}
+
+
+def test_the_xnnpack_entry_needs_the_node_form(kb: KnowledgeBase) -> None:
+    """'unsupported type' alone is any tool's wording; the entry is found by the delegate's '... node #N'."""
+    for m in kb.lookup("unsupported type INT64 in tensor zz_input", top=3):
+        assert m.entry.id != "tflite-s28c-xnnpack-node-check" or m.reason != "pattern"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        (
+            "ERROR: Failed to initialize eager context. This often happens when a CPU device has not been "
+            "registered, presumably because some symbols from tensorflow/core:core_cpu_impl were not linked "
+            "into "
+            "the binary.\nERROR: Node number 7 (TfLiteFlexDelegate) failed to prepare.",
+            "tflite-s29c-flex-eager-context",
+        ),
+        (
+            "OpenCL init error, fallback ... \nCan't Find type=3 backend, use 0 instead",
+            "mnn-s29c-opencl-unavailable",
+        ),
+    ],
+)
+def test_the_cause_is_among_the_answers_of_the_whole_paste(kb: KnowledgeBase, text: str, entry: str) -> None:
+    """Pasted with the line that follows it (the delegate node's failure, MNN's backend fallback), the cause
+    stays among the first answers, found by its pattern."""
+    assert any(m.entry.id == entry and m.reason == "pattern" for m in kb.lookup(text, top=3))
+
+
+def test_the_gpu_delegate_envelope_ranks_under_the_backend_failure_it_carries(kb: KnowledgeBase) -> None:
+    """'TfLiteGpuDelegate Init/Invoke: <status>' frames the backend's own failure: the entry for that failure
+    answers first, the envelope follows."""
+    text = (
+        "java.lang.IllegalArgumentException: Internal error: Failed to run on the given Interpreter: "
+        "TfLiteGpuDelegate Invoke: Failed to read data from GPU (clEnqueueReadBuffer) - Execution status "
+        "error for events in wait list\nNode number 99 (TfLiteGpuDelegateV2) failed to invoke."
+    )
+    ids = [m.entry.id for m in kb.lookup(text, top=3)]
+    assert ids[0] == "tflite-s29c-gpu-opencl-call-failed", ids
+    top = kb.lookup(text, top=1)[0]
+    assert dict(top.captures)["detail"] == "Execution status error for events in wait list"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        # another tool's initialisation failure is no Flex delegate eager-context failure
+        ("detectNet -- failed to initialize.", "tflite-s29c-flex-eager-context"),
+        ("InitializeBackend Failed to initialize backend", "tflite-s29c-flex-eager-context"),
+        # a TensorRT plugin lookup's 'version: 1' is no TFLite verifier line
+        (
+            "getPluginCreator could not find plugin: Custom version: 1",
+            "tflite-s29c-verifier-unsupported-op-version",
+        ),
+        # an OpenCL call of another tool without the delegate's 'Failed to <call> - <error>' form
+        ("clEnqueueNDRangeKernel returned -5", "tflite-s29c-gpu-opencl-call-failed"),
+        # a plain 'is not supported' of another converter is no pnnx slice line
+        ("Slice with steps is not supported", "ncnn-s29c-pnnx-dynamic-slice"),
+    ],
+)
+def test_look_alike_wording_is_no_match(kb: KnowledgeBase, text: str, entry: str) -> None:
+    for m in kb.lookup(text, top=5):
+        assert m.entry.id != entry or m.reason not in ("pattern", "partial"), (m.entry.id, m.reason)
+
+
+def test_a_binary_model_identifier_printed_as_escapes_is_still_read(kb: KnowledgeBase) -> None:
+    """A zip or gzip file given as a .tflite: its first bytes are printed as escapes, longer than 4 chars."""
+    found = kb.answer("ValueError: Model provided has model identifier 'PK\\x03\\x04', should be 'TFL3'")
+    assert found.matches[0].entry.id == "tflite-model-identifier-not-tfl3"
+    assert found.confidence == "high"
+
+
+test_a_tensorflow_op_not_legalized_keeps_the_general_entry = keeps_its_entry(
+    [
+        (
+            # A tf.* op has no TFLite lowering: Select TF ops is the reading, not the TFLite op's types.
+            "error: failed to legalize operation 'tf.TensorListReserve' that was explicitly marked illegal",
+            "tflite-converter-failed-legalize",
+            "tflite-s30f-legalize-tflite-op-type",
+        )
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("op_type", "entry"),
+    [
+        ("CONV_2D", "tflite-node-failed-to-prepare"),
+        ("SPACE_TO_BATCH_ND", "tflite-node-failed-to-prepare"),
+        ("FlexConv2D", "tflite-s31f-node-prepare-flex"),
+        ("GpuDelegate", "tflite-s31f-node-prepare-delegate"),
+        ("TfLiteMetalDelegate", "tflite-s31f-node-prepare-delegate"),
+        ("Convolution2DTransposeBias", "tflite-s31f-node-prepare-custom-op"),
+        ("Enter", "tflite-s31f-node-prepare-custom-op"),
+    ],
+)
+def test_each_tflite_op_name_has_one_prepare_entry(kb: KnowledgeBase, op_type: str, entry: str) -> None:
+    """The op's name picks exactly one of the 'failed to prepare' entries, and each stays a consequence (a
+    line before it that states the reason answers first)."""
+    message = f"Node number 7 ({op_type}) failed to prepare."
+    ids = [i for i in pattern_ids(kb, message, top=8) if "prepare" in i]
+    assert ids == [entry], ids
+    assert next(e for e in kb.entries if e.id == entry).consequence

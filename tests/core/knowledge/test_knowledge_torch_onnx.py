@@ -48,13 +48,42 @@ From s24f: the dynamo exporter's overload matching (torch/onnx/_internal/exporte
 
 From s25f: torch.export's ExportedProgram input check and dynamic_shapes validation (torch/_export/utils.py,
 torch/export/dynamic_shapes.py).
+
+From s30e (was test_knowledge_s30e_sources.py):
+
+Branch s30e: texts of torch.onnx, coremltools, Paddle2ONNX, MNN, OpenVINO's Python API, LiteRT's Python
+interpreter and the RKNPU runtime that users hit often and that got only a family card (or no confident
+answer) before, each case written from the vendor's format string with names and values of our own (never
+an evaluation message).
+
+Vendor files read: pytorch/pytorch torch/onnx/errors.py (UnsupportedOperatorError),
+torch/onnx/_internal/torchscript_exporter/symbolic_helper.py (_parse_arg, _onnx_unsupported),
+torch/onnx/_internal/torchscript_exporter/utils.py (the opset ceiling warning), torch/onnx/_internal/exporter/
+_compat.py (dynamic_axes to dynamic_shapes), torch/onnx/__init__.py (dynamic_shapes with dynamo=False);
+apple/coremltools coremltools/converters/mil/input_types.py (Shape); PaddlePaddle/Paddle2ONNX
+paddle2onnx/optimizer/paddle2onnx_optimizer.cc; alibaba/MNN
+source/backend/*/ (onCreate's "Don't support type" and "The Creator Don't support type");
+openvino's wheel openvino/tools/ovc/cli_parser.py and openvino/utils/data_helpers/data_dispatcher.py;
+google-ai-edge/LiteRT tflite/python/interpreter_wrapper/interpreter_wrapper.cc and
+tflite/core/model_builder.cc; airockchip/rknn-toolkit2 doc/rknn_server_proxy.md (the fd allocation FAQ).
+
+Also from s28e_sources (test_knowledge_ascend.py) and s29a_sources and s31e_removed_apis
+(test_knowledge_openvino.py): their notes stand in the docstrings named.
 """
 
 from __future__ import annotations
 
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.scan import scan_log
-from tests.support.advice import answered_by_entry, assert_answered
+from tests.support.advice import (
+    Case,
+    answered_by_entry,
+    answered_by_generic_entry,
+    assert_answered,
+    first_with_values,
+    in_top3_with_values,
+    not_among_answers,
+)
 
 CASES = [
     # ---- s19a (test_knowledge_torch_onnx_qualcomm_s19a.py) ----
@@ -335,6 +364,42 @@ CASES = [
         "torch-onnx-s25f-dynamic-shapes-spec-value",
         ("Dim('zz_n', min=2, max=16)", "reuse that object"),
     ),
+    (
+        "torch._dynamo.exc.Unsupported: Dynamic shape operator\n"
+        "  Explanation: Operator `aten.masked_select.default`'s output shape depends on input Tensor data.",
+        "torch-onnx-s29a-dynamo-dynamic-shape-operator",
+        ("aten.masked_select.default",),
+    ),
+    (
+        "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.unique_consecutive.default; "
+        "to enable, set torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+        "torch-onnx-s29a-dynamo-dynamic-shape-operator",
+        ("aten.unique_consecutive.default",),
+    ),
+    (
+        "torch._dynamo.exc.Unsupported: data dependent operator: aten._local_scalar_dense.default; "
+        "to enable, set torch._dynamo.config.capture_scalar_outputs = True",
+        "torch-onnx-s29a-dynamo-item-scalar-output",
+        ("aten._local_scalar_dense.default",),
+    ),
+    (
+        "torch._export.verifier.SpecViolationError: Operator 'aten.index_put_.default' is not functional",
+        "torch-onnx-s29a-export-spec-violation",
+        ("aten.index_put_.default",),
+    ),
+    (
+        "RuntimeError: Found <class 'mymodels.heads.DetectionOutput'> in output, which is not a known type. "
+        "If this type holds tensors, you need to register a pytree for it.",
+        "torch-onnx-s29a-output-not-known-type",
+        ("mymodels.heads.DetectionOutput",),
+    ),
+    (
+        "torch._dynamo.exc.Unsupported: Graph break due to unsupported builtin mylib_ext.PyCapsule.nms. This "
+        "function is either a Python builtin (e.g. _warnings.warn) or a third-party C/C++ Python extension "
+        "(perhaps created with pybind).",
+        "torch-onnx-s29a-dynamo-unsupported-builtin",
+        ("mylib_ext.PyCapsule.nms",),
+    ),
 ]
 
 test_the_vendor_form_is_answered_by_its_entry = answered_by_entry(CASES)
@@ -382,3 +447,175 @@ def test_a_specialized_dimension_without_the_exporter_is_not_torch_onnx(kb: Know
     for m in kb.lookup(text, top=3):
         if m.entry.id == "torch-onnx-s20e-export-dim-specialized":
             assert m.reason == "words"
+
+
+TOP3_VALUE_CASES = [
+    (
+        "torch._dynamo.exc.InternalTorchDynamoError: PendingUnbackedSymbolNotFound: Pending unbacked symbols "
+        "{u3} not in returned outputs FakeTensor(..., size=(u3, 2), dtype=torch.int64) ((2, 1), 0).",
+        "torch-onnx-s28e-export-pending-unbacked",
+        {"value": "{u3}"},
+    ),
+    (
+        "torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in method conv2d of type "
+        "object at 0x7f00aa11>(*(FakeTensor(..., size=(2, 1, 64, 64)), Parameter(FakeTensor(..., "
+        "size=(16, 3, 3, 3), requires_grad=True))), **{}):",
+        "torch-onnx-s28e-fake-tensor-op-failed",
+        {"op": "conv2d", "kind": "function"},
+    ),
+    (
+        "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::col2im' to ONNX opset "
+        "version 17 is not supported. Support for this operator was added in version 18, try exporting with "
+        "this version.",
+        "torch-onnx-unsupported-operator",
+        {"op_type": "aten::col2im", "version": "17", "value": "18"},
+    ),
+    (
+        # A paste that starts mid-message: only the exporter's own ending is left.
+        "    ...to ONNX opset\nversion 9 is not supported. Support for this operator was added in "
+        "version 11, try exporting with this version.",
+        "torch-onnx-s28e-unsupported-operator-tail",
+        {"value": "11"},
+    ),
+]
+
+test_the_tools_own_text_gets_its_entry_with_the_values = in_top3_with_values(TOP3_VALUE_CASES)
+
+
+GENERIC_CASES = [
+    (
+        "torch._dynamo.exc.Unsupported: Failed to trace builtin operator\n"
+        "  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types "
+        "['str'].\n"
+        "  Hint: Avoid calling builtin `print` with argument types ['str'].",
+        "torch-onnx-s29a-dynamo-graph-break-explained",
+        ("Failed to trace builtin operator", "Avoid calling builtin `print`"),
+    ),
+]
+
+test_a_catch_all_form_is_answered_by_its_generic_entry_with_the_text_after_it = answered_by_generic_entry(
+    GENERIC_CASES
+)
+
+
+CONFIDENT_CASES: list[Case] = [
+    # torch/onnx/_internal/torchscript_exporter/symbolic_helper.py (_parse_arg, a list of sizes)
+    (
+        "torch.onnx.errors.SymbolicValueError: Failed to export a node '%87 : Long(device=cpu) = "
+        "onnx::Gather[axis=0](%85, %86)' (in list node %99 : int[] = prim::ListConstruct(%87, %98)) because "
+        "it is not constant. Please try to make things (e.g. kernel sizes) static if possible.  [Caused by "
+        "the value '99 defined in (%99 : int[] = prim::ListConstruct(%87, %98))' (type 'List[int]') in the "
+        "TorchScript graph. The containing node has kind 'prim::ListConstruct'.]",
+        "torch-onnx-s30e-list-node-not-constant",
+        ("onnx::Gather",),
+    ),
+    # torch/onnx/symbolic_helper.py of 1.x releases (_parse_arg, an attribute)
+    (
+        "RuntimeError: Failed to export an ONNX attribute 'onnx::Cast', since it's not constant, please try "
+        "to make things (e.g., kernel size) static if possible",
+        "torch-onnx-attribute-not-constant",
+        ("onnx::Cast",),
+    ),
+    # torch/onnx/errors.py: today's form names the op without quotes
+    (
+        "torch.onnx.errors.UnsupportedOperatorError: ONNX export failed on an operator with unrecognized "
+        "namespace mmcv::modulated_deform_conv2d. If you are trying to export a custom operator, make sure "
+        "you registered it with the right domain and version.",
+        "torch-onnx-unrecognized-namespace",
+        ("mmcv::modulated_deform_conv2d",),
+    ),
+    (
+        "ONNX export failed on an operator with unrecognized namespace 'torchvision::roi_align'. If you are "
+        "trying to export a custom operator, make sure you registered it with the right domain and version.",
+        "torch-onnx-unrecognized-namespace",
+        ("torchvision::roi_align",),
+    ),
+    (
+        "torch.onnx.errors.OnnxExporterError: ONNX export failed on max_unpool2d, which is not implemented "
+        "for opset 9. Try exporting with other opset versions.",
+        "torch-onnx-s30e-not-implemented-for-opset",
+        ("max_unpool2d", "9"),
+    ),
+    (
+        "UserWarning: Exporting to ONNX opset version 21 is not supported. by 'torch.onnx.export()'. The "
+        "highest opset version supported is 20. To use a newer opset version, consider "
+        "'torch.onnx.export(..., dynamo=True)'.",
+        "torch-onnx-s30e-opset-above-torchscript-max",
+        ("21", "20"),
+    ),
+    (
+        "RuntimeError: # Failed to convert 'dynamic_axes' to 'dynamic_shapes'. Please provide "
+        "'dynamic_shapes' directly. Refer to the documentation for 'torch.export.export' for more "
+        "information on dynamic shapes.",
+        "torch-onnx-s30e-dynamic-axes-to-shapes",
+        ("dynamic_shapes",),
+    ),
+    (
+        "ValueError: The exporter only supports dynamic shapes through parameter dynamic_axes when "
+        "dynamo=False.",
+        "torch-onnx-s30e-dynamic-shapes-needs-dynamo",
+        ("dynamic_axes",),
+    ),
+]
+
+test_the_vendor_form_is_answered_confidently_by_its_entry = answered_by_entry(CONFIDENT_CASES, confident=True)
+
+
+FIRST_VALUE_CASES = [
+    (
+        "ModuleNotFoundError: No module named 'onnxscript'",
+        "torch-onnx-s31e-onnxscript-missing",
+        {"value": "onnxscript"},
+    ),
+    (
+        "ModuleNotFoundError: No module named 'onnxscript._framework_apis.torch_2_11'",
+        "torch-onnx-s31e-onnxscript-missing",
+        {"value": "onnxscript._framework_apis.torch_2_11"},
+    ),
+    (
+        "AttributeError: module 'torch.onnx' has no attribute 'ExportOptions'",
+        "torch-onnx-s31e-dynamo-export-removed",
+        {"name": "ExportOptions"},
+    ),
+]
+
+test_the_source_form_is_answered_with_its_values = in_top3_with_values(FIRST_VALUE_CASES)
+test_the_entry_answers_first_with_its_values_quoted = first_with_values(FIRST_VALUE_CASES)
+
+
+test_another_tools_failed_run_is_not_the_fake_tensor_entry = not_among_answers(
+    [
+        # Its core phrase is dynamo's 'Failed running call_', not any 'Failed running'.
+        ("Failed running the model: out of memory", "torch-onnx-s28e-fake-tensor-op-failed"),
+    ]
+)
+
+
+def test_the_whole_unsupported_operator_message_answers_with_the_main_entry_first(kb: KnowledgeBase) -> None:
+    message = (
+        "Exporting the operator 'aten::tril' to ONNX opset version 13 is not supported. Support for this "
+        "operator was added in version 14, try exporting with this version."
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert ids[0] == "torch-onnx-unsupported-operator"
+
+
+def test_the_list_node_check_leads_over_its_torchscript_context(kb: KnowledgeBase) -> None:
+    """The SymbolicValueError's '[Caused by the value ...]' tail only says where the failure is: it is a
+    context line of its tool, ranked under the check that states the failure."""
+    message = (
+        "torch.onnx.errors.SymbolicValueError: Failed to export a node '%87 : Long(device=cpu) = "
+        "onnx::Gather[axis=0](%85, %86)' (in list node %99 : int[] = prim::ListConstruct(%87, %98)) because "
+        "it is not constant. Please try to make things (e.g. kernel sizes) static if possible.  [Caused by "
+        "the value '99 defined in (%99 : int[] = prim::ListConstruct(%87, %98))' (type 'List[int]') in the "
+        "TorchScript graph. The containing node has kind 'prim::ListConstruct'.]"
+    )
+    ids = [m.entry.id for m in kb.answer(message, top=3).matches]
+    assert ids[0] == "torch-onnx-s30e-list-node-not-constant"
+    assert "torch-onnx-caused-by-value" in ids
+    alone = kb.answer(
+        "[Caused by the value 'x.3 defined in (%x.3 : Float(*, strides=[1]) = aten::relu(%x))' "
+        "(type 'Tensor') in the TorchScript graph. The containing node has kind 'aten::relu'.]",
+        top=1,
+    )
+    assert alone.matches[0].entry.id == "torch-onnx-caused-by-value"
