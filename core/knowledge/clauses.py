@@ -3768,20 +3768,17 @@ CLAUSES: tuple[Clause, ...] = (
         ("openvino",),
         ", error code: ",
         r"\[GPU\] (?P<call>cl\w{2,60})\b[^\n]{0,120}?, error code: (?P<value>-\d{1,4})\b",
-        "OpenVINO's GPU plugin got OpenCL error {value} from {call} (Khronos' CL/cl.h: -54 "
-        "CL_INVALID_WORK_GROUP_SIZE, -55 CL_INVALID_WORK_ITEM_SIZE, -63 CL_INVALID_GLOBAL_WORK_SIZE and "
-        "-52 CL_INVALID_KERNEL_ARGS when a kernel is enqueued, -36 CL_INVALID_COMMAND_QUEUE and -59 "
-        "CL_INVALID_OPERATION after an earlier failure, -9999 a failure private to the driver): the "
-        "driver refused a kernel the plugin built for a layer of this model, with these work sizes or "
-        "arguments.",
-        "Run the model on the CPU device to confirm that the model itself works; on the GPU try a static "
-        "input shape (model.reshape to the size you feed) and another precision "
+        "OpenVINO's GPU plugin got OpenCL error {value} from {call}.{row@opencl} At an enqueue the driver "
+        "refused a kernel the plugin built for a layer of this model, with its work sizes or arguments, or "
+        "the queue had failed earlier (-9999 is a failure private to the driver).",
+        "{steps@opencl} Run the model on the CPU device to confirm that the model itself works; on the GPU "
+        "try a static input shape (model.reshape to the size you feed) and another precision "
         "(ov::hint::inference_precision f32), which change the kernels the plugin picks; then update the "
         "GPU driver and OpenVINO, and report OpenCL error {value} from {call} with the model if it "
         "persists.",
         "openvinotoolkit/openvino: src/plugins/intel_gpu/src/runtime/ocl/ocl_common.hpp (OCL_ERR_MSG_FMT: "
         "'[GPU] ' + the call + ', error code: ' + the code); KhronosGroup/OpenCL-Headers: CL/cl.h (error "
-        "codes)",
+        "codes; core/knowledge/code_tables.py)",
         "",
         REASON,
     ),

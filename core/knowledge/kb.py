@@ -31,6 +31,7 @@ from dumpscope.core.knowledge.clauses import (
     refine,
     runtime_answered,
 )
+from dumpscope.core.knowledge.code_tables import rows_filled
 from dumpscope.core.knowledge.codes import (
     FoundCode,
     extract_codes,
@@ -168,12 +169,12 @@ class Match(namedtuple("Match", "entry score reason captures codes via printed",
     @property
     def cause(self) -> str:
         """The entry's cause with the parts captured from the message filled in (``{op}``, ``{value}``...)."""
-        return fill(self.entry.cause, self.captures)
+        return fill(rows_filled(self.entry.cause, self.captures), self.captures)
 
     @property
     def fix(self) -> str:
         """The entry's fix with the captured parts filled in."""
-        return fill(self.entry.fix, self.captures)
+        return fill(rows_filled(self.entry.fix, self.captures), self.captures)
 
     @property
     def source(self) -> str:
