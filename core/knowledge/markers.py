@@ -1925,12 +1925,86 @@ _INTEL_NPU: Markers = (
     ("[ npuw:", STRONG),
     ("npuw", MEDIUM),
 )
-_OTHER_EDGE: Markers = (
+# Session s32c: TI's TIDL and Arm NN, one family each (they were "other_edge" together), and more tools the
+# dev unknown records hold, each from its own public sources:
+# - TI TIDL (TexasInstruments/edgeai-tidl-tools: tidl_model_import, the TIDL runtime tidlrt; the importer's
+#   "Unsupported (import) TIDL layer type" and "... not supported by TIDL": the word TIDL, a whole word, is
+#   only TI's);
+# - Arm NN (ARM-software/armnn: the namespace armnn::, the runtime's start line "ArmNN v<version>"
+#   (src/armnn/Runtime.cpp: ARMNN_LOG(info) << "ArmNN v" << ARMNN_VERSION), its tools' "Armnn Error: " (tests/
+#   ExecuteNetwork), its parsers and tools
+#   (armnnOnnxParser, armnnTfLiteParser, armnnDeserializer, ArmnnConverter; not its TfLite delegate's name,
+#   which TFLite's own tools print around it),
+#   its source tree's backendsCommon, and its backend IDs CpuAcc / GpuAcc / CpuRef (include/armnn/
+#   BackendId.hpp));
+# - AMD MIGraphX (ROCm/AMDMIGraphX: the namespace migraphx:: (its exception class migraphx::exception), the
+#   C API's "MIGraphX Error: " (src/api/api.cpp, try_), the source tree AMDMIGraphX and src/include/migraphx/,
+#   the migraphx-driver tool, libmigraphx; onnxruntime's MIGraphX execution provider stays onnxruntime's: its
+#   markers outweigh one of these, answer.py);
+# - Apple MLX (ml-explore/mlx: the Python module mlx.core and the C++ namespace mlx::core, the Metal backend's
+#   "[metal::Device] Unable to load kernel ..." / "... Unable to build metal library from source"
+#   (mlx/backend/metal/device.cpp), and its packages mlx-lm / mlx_lm, mlx-vlm, mlx-swift);
+# - Kendryte nncase (kendryte/nncase: its name, the NnCase.* .NET assemblies, its .kmodel output);
+# - Tencent TNN (Tencent/TNN: the namespace tnn::, its source tree source/tnn/, its Android log tag "E/tnn:");
+# - Arm Ethos-U's Vela compiler (ethos-u-vela: ethosu/vela/tflite_supported_operators.py's "'<op>' is not
+#   supported on the NPU. Placing on CPU instead", the package ethosu.vela, the Ethos-U names).
+_TI_TIDL: Markers = (
     ("tidl_model_import", STRONG),
     ("tidlrt", STRONG),
-    ("tidl", MEDIUM),
+    ("tidl", STRONG),
+)
+_ARM_NN: Markers = (
     ("armnn::", STRONG),
+    # the bare name, MEDIUM: TFLite's own tools name Arm NN's delegate they load ("TfLite ArmNN delegate"),
+    # and that message is TFLite's; with a backend ID or another of Arm NN's names it is Arm NN's
     ("armnn", MEDIUM),
+    ("arm nn", MEDIUM),
+    # the runtime's start line and its tools' catch of armnn::Exception (ExecuteNetwork, the inference tests:
+    # ARMNN_LOG(fatal) << "Armnn Error: " << e.what())
+    ("armnn v", STRONG),
+    ("armnn error: ", STRONG),
+    ("armnnonnxparser", STRONG),
+    ("armnntfliteparser", STRONG),
+    ("armnndeserializer", STRONG),
+    ("armnnconverter", STRONG),
+    ("backendscommon", STRONG),
+    ("cpuacc", MEDIUM),
+    ("gpuacc", MEDIUM),
+    ("cpuref", MEDIUM),
+)
+_MIGRAPHX: Markers = (
+    ("migraphx::", STRONG),
+    ("migraphx error:", STRONG),
+    ("amdmigraphx", STRONG),
+    ("include/migraphx/", STRONG),
+    ("migraphx-driver", STRONG),
+    ("libmigraphx", STRONG),
+    ("migraphx", MEDIUM),
+)
+_APPLE_MLX: Markers = (
+    ("mlx.core", STRONG),
+    ("mlx::core", STRONG),
+    ("[metal::device]", STRONG),
+    ("mlx_lm", STRONG),
+    ("mlx-lm", STRONG),
+    ("mlx_vlm", STRONG),
+    ("mlx-vlm", STRONG),
+    ("mlx-swift", STRONG),
+)
+_NNCASE: Markers = (
+    ("nncase", STRONG),
+    ("kendryte", STRONG),
+    ("kmodel", STRONG),
+)
+_TENCENT_TNN: Markers = (
+    ("tnn::", STRONG),
+    ("source/tnn/", STRONG),
+    ("e/tnn:", STRONG),
+)
+_ETHOS_U: Markers = (
+    ("placing on cpu instead", STRONG),
+    ("ethos-u", STRONG),
+    ("ethosu", STRONG),
 )
 _AXERA: Markers = (
     ("pulsar2", STRONG),
@@ -2129,7 +2203,13 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
     "horizon": ("Horizon Robotics toolchain (hb_mapper, HBDK)", _HORIZON),
     "neuropilot": ("MediaTek NeuroPilot (ncc-tflite, Neuron adapter)", _NEUROPILOT),
     "intel_npu": ("Intel NPU (OpenVINO NPU plugin, Level Zero driver)", _INTEL_NPU),
-    "other_edge": ("TI TIDL or Arm NN", _OTHER_EDGE),
+    "ti_tidl": ("TI TIDL (edgeai-tidl-tools)", _TI_TIDL),
+    "arm_nn": ("Arm NN (armnn, its parsers and tools)", _ARM_NN),
+    "amd_migraphx": ("AMD MIGraphX", _MIGRAPHX),
+    "apple_mlx": ("Apple MLX (mlx.core, mlx-lm)", _APPLE_MLX),
+    "kendryte_nncase": ("Kendryte nncase (kmodel)", _NNCASE),
+    "tencent_tnn": ("Tencent TNN", _TENCENT_TNN),
+    "arm_ethos_u": ("Arm Ethos-U Vela compiler", _ETHOS_U),
     "axera": ("Axera Pulsar2 (axmodel, AX650/AX620)", _AXERA),
     "nxp_eiq": ("NXP eIQ (Neutron converter/delegate, VX delegate)", _NXP_EIQ),
     "ambarella": ("Ambarella CVflow (CNNGen)", _AMBARELLA),
@@ -2168,6 +2248,11 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "cnnl",
         "tidl",
         "armnn",
+        # session s32c: "tnn::" inside Tenstorrent's "ttnn::", "migraphx" inside onnxruntime's
+        # "MIGraphXExecutionProvider" (its EP's name is onnxruntime's), "kmodel" inside "checkmodel"
+        "tnn::",
+        "migraphx",
+        "kmodel",
         "hailo",
         "vpux",
         "q::",
