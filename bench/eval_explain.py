@@ -1220,7 +1220,7 @@ LSO_DATA = (
 """The parts ``--leave-source-out`` scores by default (their dev records)."""
 SCAN_LSO_DATA = (
     *LSO_DATA,
-    *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, *range(13, 37))),
+    *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, *range(13, 38))),
 )
 """The parts ``--leave-source-out --scan`` scores by default (their dev records)."""
 

@@ -496,6 +496,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round34.jsonl",
         "round35.jsonl",
         "round36.jsonl",
+        "round37.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -604,10 +605,11 @@ def _normalised(text: str) -> str:
         ("round34.jsonl", 32),
         ("round35.jsonl", 50),
         ("round36.jsonl", 15),
+        ("round37.jsonl", 33),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 36: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 37: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
