@@ -260,13 +260,6 @@ CASES = [
         {"node": "dangling_cast", "op": "Cast"},
     ),
     (
-        ORT_RUN.format("Pad")
-        + "Name:'/pad/Pad' Status Message: Cannot use 'edge' mode to pad dimension with a "
-        "value of 0. Input shape:{1,3,0,32}",
-        "onnxruntime-s32d-pad-zero-dim",
-        {"option": "edge", "shape": "{1,3,0,32}"},
-    ),
-    (
         ORT_RUN.format("ReduceMin")
         + "Name:'/nms/ReduceMin' Status Message: Can't reduce on dim with value of 0 "
         "if 'keepdims' is false. Invalid output shape would be produced. input_shape:{0,80}",
