@@ -587,11 +587,13 @@ DRAW_DATA = (
     DATA.with_name("heldout2.jsonl"),
     DATA.with_name("round7.jsonl"),
     *(DATA.with_name(f"round{k}.jsonl") for k in range(9, 23)),
+    *(DATA.with_name(f"round{k}.jsonl") for k in range(23, 38)),
 )
 """The files a draw takes its records from, in this order (as issue 23's first draws did): the messages
-whose held-out texts no one writing the KB read (round 8's were read when they were labelled; rounds 9 to 22
+whose held-out texts no one writing the KB read (round 8's were read when they were labelled; rounds 9 to 37
 were labelled by an engineer who wrote no entry).  The first three parts alone held 38 never-drawn right-tool
-answers, all drawn by the fifth draw (seed 291120270), so rounds 9 to 22 joined them after it."""
+answers, all drawn by the fifth draw (seed 291120270), so rounds 9 to 22 joined them after it; those held 6
+never-drawn right-tool answers by seed 291120421 (2026-12-01), so rounds 23 to 37 joined after it."""
 DRAW_WARNING = (
     "WARNING: the {n} drawn {split} messages below are now seen; they may not be used for tuning "
     "(no entry, pattern or judge rule may be written or changed because of them)."
