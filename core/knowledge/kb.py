@@ -62,6 +62,7 @@ from dumpscope.core.knowledge.index import (
     word_idf,
     word_norms,
 )
+from dumpscope.core.knowledge.inner_forms import INNER_CUES
 from dumpscope.core.knowledge.markers import component_unnamed
 from dumpscope.core.knowledge.paste import as_printed, captures_as_pasted
 from dumpscope.core.knowledge.tracebacks import failures
@@ -1205,10 +1206,11 @@ def wording_cue(lowered: str, text: str = "") -> tuple[str, ...]:
     such 4-grams is the message's own 56 times in 68 when it holds one, 25 in 28 when two: a cue, weaker than
     :func:`leaning_family`'s, that brings the tool's card among the wording-only matches (:data:`CUE_SCORE`)
     and lowers no other tool's match.  A tool's envelope that leaves none of its 4-grams
-    (:data:`_ENVELOPE_CUES`) counts as one of them, and so does each of its own compound names in the text as
-    written (``text``; :func:`.family.source_name_counts`, :data:`CUE_NAME` each)."""
+    (:data:`_ENVELOPE_CUES`; the claimed tools' inner forms, :data:`.inner_forms.INNER_CUES`, session s32i)
+    counts as one of them, and so does each of its own compound names in the text as written (``text``;
+    :func:`.family.source_name_counts`, :data:`CUE_NAME` each)."""
     grams = {f: n for f, (n, _) in source_gram_counts(lowered).items() if f in SOURCE_COUNTS}
-    for family, literal, form in _ENVELOPE_CUES:
+    for family, literal, form in _ENVELOPE_CUES + INNER_CUES:
         if literal in lowered and form.search(lowered):
             grams[family] = grams.get(family, 0) + 1
     for family, n in source_name_counts(text).items():  # an empty text holds no name
