@@ -141,7 +141,7 @@ def test_each_marker_group_names_its_uncovered_tool(kb: KnowledgeBase, family: s
 
 
 def test_every_uncovered_tool_has_a_marker_case() -> None:
-    # session s32c's tools have their cases in test_knowledge_inner_forms.py
+    # session s32c's tools have their cases in test_knowledge_ort_cues_uncovered.py
     s32c = {"ti_tidl", "arm_nn", "amd_migraphx", "apple_mlx", "kendryte_nncase", "tencent_tnn", "arm_ethos_u"}
     assert {family for family, _ in CASES} >= set(UNCOVERED) - s32c
 
