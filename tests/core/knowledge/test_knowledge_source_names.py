@@ -205,7 +205,7 @@ def _families(ranked: list[Match]) -> list[str]:
 
 def test_a_tool_s_own_name_cues_it_where_no_4_gram_does(monkeypatch: pytest.MonkeyPatch) -> None:
     # TensorRT's inner forms here (``::1312]``, ``3: ... Internal Error (``) are a cue of their own since s32i
-    # (test_knowledge_s32i): left out, so the name is what is measured
+    # (test_knowledge_inner_forms): left out, so the name is what is measured
     monkeypatch.setattr(kb_module, "INNER_CUES", ())
     text = "[E] 3: [engine rt::Engine::getUserRegion::1312] Internal Error (check failed)"
     assert "tensorrt" not in family_module.source_gram_counts(text.lower())
