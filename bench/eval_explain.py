@@ -434,14 +434,16 @@ LEAD = re.compile(r"^\s*Start from (?:that|this|the) (?:line|reason)\s*[:,.]\s*"
 DISTINCT = re.compile(r"[A-Za-z_/.][\w./:-]*\w|\d[\w.]*")
 
 
-def specific(m: Any, s31_rules: bool = True) -> tuple[bool, str]:
+def specific(m: Any, s31_rules: bool = True, s32_rules: bool = True) -> tuple[bool, str]:
     """Whether a match's advice is specific to the message, and why not ("" when it is).
 
     Agreed with the hand verdicts of ``bench/specific_dev_judged.jsonl`` (``--agreement``);
     :func:`specific_loose` is the judge before those verdicts, kept to report the older figures.  With
     ``s31_rules`` false the judge is the one before session 31's two rules (a cut fill, a quote without a
     filled step): the per-round floors of ``test_eval_explain_blind_rounds`` were set with it, and setting
-    their held-out floors again would mean reading held-out counts."""
+    their held-out floors again would mean reading held-out counts.  ``s32_rules`` (session 32's rule, from
+    the ``s32h-lso`` hand verdicts; only with ``s31_rules``): a frame entry whose captured condition no step
+    of the fix acts on is not specific (:func:`_frame_unacted`)."""
     from dumpscope.core.knowledge.kb import speaks_of_parts
 
     ok, why = specific_loose(m)
@@ -468,6 +470,15 @@ def specific(m: Any, s31_rules: bool = True) -> tuple[bool, str]:
         return False, "a captured value is cut (unbalanced brackets or quotes) where the advice fills it"
     if _quote_led(m) and not _acts_on_quote(m):
         return False, "quotes the message's line as the cause; the fix has no step with its values filled"
+    if s32_rules:
+        return _s32_verdict(m)
+    return True, ""
+
+
+def _s32_verdict(m: Any) -> tuple[bool, str]:
+    """Session 32's rule (see :func:`specific`)."""
+    if _frame_unacted(m):
+        return False, "a frame entry (the tool's bare error class): no step of the fix acts on its condition"
     return True, ""
 
 
@@ -535,6 +546,91 @@ def _acts_on_quote(m: Any) -> bool:
         elif len(v) > 1:
             values.add(v)
     return any(v in body for v in values)
+
+
+FREE_TEXT_CAPTURES = frozenset({"value", "detail", "reason", "cond", "shape"})
+"""Captures that may hold a sentence of the message (a reason, a condition, a check's text)."""
+REPORT_STEP = re.compile(r"\breport\b|\bfile an issue\b", re.IGNORECASE)
+"""A fix clause that hands the failure on (report it with the text): it carries the values, acts on none."""
+FRAME_WORDS = frozenset(
+    "error errors code internal failed failure exception assertion status message warning fatal".split()
+)
+"""The words of a tool's bare error class ('Error Code 2: Internal Error (Assertion ... failed)')."""
+_NAMED_GROUP = re.compile(r"\(\?P<(\w+)>")
+_CHAR_CLASS = re.compile(r"(?<!\\)\[(?:\\.|[^\]\\])*\]")
+
+
+def _free_texts(m: Any) -> list[tuple[str, str]]:
+    """The captured sentences (two words or more, of :data:`FREE_TEXT_CAPTURES`) the answer's cause
+    repeats."""
+    return [
+        (k, v)
+        for k, v in m.captures
+        if k.rstrip("0123456789") in FREE_TEXT_CAPTURES
+        and len(v.split()) >= 2
+        and v.strip(" .\"'") in m.cause
+    ]
+
+
+def _acting_clauses(m: Any, texts: list[tuple[str, str]]) -> list[str]:
+    """The fix's clauses that could act on the message: the repeated sentences taken out, and neither a
+    generic step (:data:`GENERIC_STEP`) nor a report step (:data:`REPORT_STEP`)."""
+    fix = m.fix
+    for _, t in texts:
+        fix = fix.replace(t, " ")
+    return [
+        c
+        for c in _clauses(fix)
+        if len(c.split()) >= 2 and not GENERIC_STEP.search(c) and not REPORT_STEP.search(c)
+    ]
+
+
+def _unacted(m: Any, texts: list[tuple[str, str]]) -> bool:
+    """Whether the sentences ``texts`` name something (a distinctive token: :func:`_distinct_tokens`) that no
+    acting clause of the fix carries.  A sentence with no such token ('label is too far') is not judged."""
+    tokens = set().union(set(), *(_distinct_tokens(t) for _, t in texts))
+    clauses = _acting_clauses(m, texts)
+    return bool(tokens) and not any(t in c for t in tokens for c in clauses)
+
+
+def _pattern_parts(pattern: str) -> tuple[str, dict[str, str]]:
+    """A pattern cut into its text outside the named groups and each named group's body (character classes
+    blanked first, so that a bracket inside one does not count)."""
+    pattern = _CHAR_CLASS.sub(" ", pattern)
+    outside: list[str] = []
+    bodies: dict[str, list[str]] = {}
+    stack: list[str] = []
+    for i, ch in enumerate(pattern):
+        escaped = i > 0 and pattern[i - 1] == "\\"
+        named = _NAMED_GROUP.match(pattern, i)
+        if named or (stack and ch == "(" and not escaped):
+            stack.append(named.group(1) if named else stack[-1])
+            bodies.setdefault(stack[-1], [])
+        elif stack and ch == ")" and not escaped:
+            stack.pop()
+        (bodies[stack[-1]] if stack else outside).append(ch)
+    return "".join(outside), {k: "".join(v) for k, v in bodies.items()}
+
+
+def _frame_words(text: str) -> list[str]:
+    """The literal words of a piece of pattern, less escapes, counts and :data:`FRAME_WORDS`."""
+    text = re.sub(r"\(\?P<\w+>|\\[dswDSWbBn]|\{\d*,?\d*\}", " ", text)
+    return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() not in FRAME_WORDS]
+
+
+def _frame_unacted(m: Any) -> bool:
+    """A frame entry: its pattern is the tool's bare error class (no word of its own outside its captures)
+    around an open capture (one word of its own at most: 'Internal Error ((?P<value>Assertion ...))'), and no
+    acting clause of the fix carries a token of the condition captured: the advice fits any message of the
+    class.  A capture that lists the forms it takes ('(?P<value>HCCS LINK ERROR|HCCL OP RETRY FAILED)') is no
+    open one; a pattern with a word of its own ('[ShapeInferenceError]', 'Espresso exception', 'Check
+    failed') is no frame (the made-up vendor forms of Espresso and MNN's checks are specific).  Hand 'no'
+    (s32h-lso): 'the checklist (sanitize, latest release, debug reduce) fits any TensorRT assertion'."""
+    outside, bodies = _pattern_parts(m.entry.pattern)
+    if not m.entry.pattern or _frame_words(outside):
+        return False
+    open_groups = {k for k, body in bodies.items() if len(_frame_words(body)) <= 1}
+    return _unacted(m, [(k, v) for k, v in _free_texts(m) if k in open_groups])
 
 
 def specific_loose(m: Any) -> tuple[bool, str]:
@@ -1462,12 +1558,14 @@ def confusion(pairs: list[tuple[dict[str, Any], Any]], judge: Any) -> dict[tuple
 def agreement(kb: Any, judged: Path = JUDGED) -> None:
     """How often each automatic judge agrees with the hand verdicts, as a confusion table (hand yes/no x
     judge yes/no) over every verdict and per role (``tuning``: the verdicts the judge was first tightened on;
-    ``validation``: judged after that; ``s30f``: session 30's hand draws), on the answers that are still the
-    ones judged; the others are counted apart."""
+    ``validation``: judged after that; ``s30f``: session 30's hand draws; ``s32h-lso``: ranked under
+    leave-source-out), on the answers that are still the ones judged; the others are counted apart.  ``s31``
+    is the tightened judge without session 32's rules (the before of their rows)."""
     pairs, changed = judged_answers(kb, judged)
     roles = sorted({v["role"] for v, _ in pairs})
     print(f"   {len(pairs)} answers still as judged ({changed} changed since)")
-    for name, judge in (("tightened", specific), ("loose", specific_loose)):
+    judges = (("tightened", specific), ("s31", _s31_judge), ("loose", specific_loose))
+    for name, judge in judges:
         for role in ("all", *roles):
             t = confusion([(v, m) for v, m in pairs if role in ("all", v["role"])], judge)
             n = sum(t.values())
@@ -1483,6 +1581,12 @@ def agreement(kb: Any, judged: Path = JUDGED) -> None:
                 f"   DISAGREE [{v['role']}] {v['id']} {v['entry']}: hand {v['specific']}, judge {ok} ({why})"
             )
             print(f"      hand: {v['why'][:150]}")
+
+
+def _s31_judge(m: Any) -> tuple[bool, str]:
+    """The judge before session 32's rules (:func:`specific` with ``s32_rules`` false), for ``--agreement``'s
+    before/after rows."""
+    return specific(m, s32_rules=False)
 
 
 def run_draw(args: argparse.Namespace) -> None:
