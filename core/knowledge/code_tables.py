@@ -647,7 +647,7 @@ def row_steps(table: Table, printed: str) -> str:
 def rows_filled(text: str, captures: tuple[tuple[str, str], ...]) -> str:
     """``text`` with each ``{row@TABLE}`` / ``{steps@TABLE}`` replaced by the row of the captured ``value``
     (nothing when there is no value, or no steps); other placeholders are left to :func:`.kb.fill`."""
-    if "@" not in text:
+    if "{row@" not in text and "{steps@" not in text:
         return text
     value = next((v for k, v in captures if k == "value" and v), "")
     return _TOKEN.sub(lambda m: _said(m.group(1), m.group(2), value), text).strip()
