@@ -3,7 +3,7 @@
 A reason line (:func:`.reasons.reason_line`) or a code's own reason (``Error Code 4: Internal Error
 (<reason>)``) often says what kind of failure it is and carries its values: two shapes that differ, two
 data types, an opset pair, a library or file it could not use, an op with no implementation, a size of
-zero, a value over a limit, a size of memory, a name the model lacks; and (:data:`NEW_KINDS`) a Python name
+zero, a value over a limit, a size of memory, a name the model lacks; and (:data:`LATE_KINDS`) a Python name
 not defined, a method called on a null object, a target not built, a library refused for its executable
 stack, a crash inside a named library, an op not registered at an opset or in a plugin's registry, an object
 of another type, a count of inputs, the only case a step supports, a value an option refuses.
@@ -254,7 +254,7 @@ _DTYPE_REFUSED_FIX = (
 _QUOTE = "['\"`‘“]"
 _UNQUOTE = "['\"`’”]"
 
-NEW_KINDS: tuple[ReasonKind, ...] = (
+LATE_KINDS: tuple[ReasonKind, ...] = (
     ReasonKind(
         "name-not-defined",
         r"\bNameError: name '(?P<name>[A-Za-z_]\w{0,80})' is not defined",
@@ -381,14 +381,15 @@ NEW_KINDS: tuple[ReasonKind, ...] = (
         "GPU or mobile build has values another build lacks).",
     ),
 )
-"""Kinds of reason added by session 32 (s32a), each from a reason line that a GENERIC dev answer (full KB or
-leave-source-out) only quoted: a Python name not defined (round30.jsonl:32), a method called on a null
-object (round12.jsonl:5), a target not enabled in the build (round36.jsonl:15), a library refused for its
-executable stack (round24.jsonl:40), a crash inside a named library (round13.jsonl:18), an op not registered
-at an opset (round13.jsonl:17), an op not in a plugin's registry (round28.jsonl:36), an object of another
-type than the call takes (messages.jsonl:156), a node's count of inputs a converter does not expect
-(round20.jsonl:41), the only case a step supports with the case it is tied to (round33.jsonl:9), a value an
-option refuses (round24.jsonl:6).  Tried after the older kinds (their answers stay as they were)."""
+"""Kinds tried after the value kinds and before the hint rows (written by s32a), each from a reason line that
+a GENERIC dev answer (full KB or leave-source-out) only quoted: a Python name not defined (round30.jsonl:32),
+a method called on a null object (round12.jsonl:5), a target not enabled in the build (round36.jsonl:15), a
+library refused for its executable stack (round24.jsonl:40), a crash inside a named library
+(round13.jsonl:18), an op not registered at an opset (round13.jsonl:17), an op not in a plugin's registry
+(round28.jsonl:36), an object of another type than the call takes (messages.jsonl:156), a node's count of
+inputs a converter does not expect (round20.jsonl:41), the only case a step supports with the case it is tied
+to (round33.jsonl:9), a value an option refuses (round24.jsonl:6).  The older kinds keep every line they
+read."""
 
 _SHAPE_WORD = r"(?P<what>shapes?|dimensions?|dims?|rank|n_dims|ndims?|sizes?|batch(?:[ _]size)?|channels?)"
 _I = "(?i:{})"
@@ -546,7 +547,7 @@ REASON_KINDS: tuple[ReasonKind, ...] = (
         "suffix in TensorFlow, or a '_dq' or '_quantized' suffix after quantisation), so take names from "
         "the final model, not the source code.",
     ),
-    *NEW_KINDS,
+    *LATE_KINDS,
     ReasonKind(
         "assertion",
         r"(?i:\bassert(?:ion)?\b)",

@@ -22,7 +22,7 @@ from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.clauses import REASON_LINE_ID
 from dumpscope.core.knowledge.kb import fill
 from dumpscope.core.knowledge.reason_kinds import (
-    NEW_KINDS,
+    LATE_KINDS,
     REASON_KINDS,
     ReasonKind,
     path_near,
@@ -464,14 +464,14 @@ def test_a_new_kind_does_not_read_a_neighbouring_reason(line: str, kind: str) ->
     assert read is None or read[0].name != kind, (line, read[0].name, read[1])
 
 
-def test_new_kinds_are_tried_after_the_older_ones_and_before_the_hint_rows() -> None:
+def test_late_kinds_are_tried_after_the_value_kinds_and_before_the_hint_rows() -> None:
     """The older kinds keep every line they read (their answers are unchanged); the hint rows, which have
     no cause, stay last."""
     names = [k.name for k in REASON_KINDS]
-    first_new = names.index(NEW_KINDS[0].name)
-    assert names[first_new - 1] == "name-not-found"
-    assert all(k.cause for k in NEW_KINDS)
-    assert names[first_new + len(NEW_KINDS)] == "assertion"
+    first_late = names.index(LATE_KINDS[0].name)
+    assert names[first_late - 1] == "name-not-found"
+    assert all(k.cause for k in LATE_KINDS)
+    assert names[first_late + len(LATE_KINDS)] == "assertion"
 
 
 def test_a_code_cards_fix_starts_from_the_new_kinds_steps() -> None:
