@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_explain import DATA, dev_records, markers_hidden, single_thread_markers, source_masks  # noqa: E402
+from eval_explain import DATA, dev_records, lso_ranker  # noqa: E402
 
 
 def row_kind(m: Any) -> tuple[str, str]:
@@ -33,13 +33,8 @@ def row_kind(m: Any) -> tuple[str, str]:
     return ("row", name) if name else ("table", "")
 
 
-def top_of(kb: Any, r: dict[str, Any], hidden: frozenset[int] | None, markers: frozenset[Any]) -> Any:
-    """The top match of ``r`` (its own thread's entries and markers hidden when given), or None."""
-    if hidden is None:
-        matches = kb.lookup(r["message"], top=1)
-    else:
-        with markers_hidden(markers):
-            matches = (kb.without(hidden) if hidden else kb).lookup(r["message"], top=1)
+def right_top(r: dict[str, Any], matches: list[Any]) -> Any:
+    """The top match when it is the record's tool's, else None."""
     if not matches or matches[0].entry.family not in (r["family"], *r.get("also", ())):
         return None
     return matches[0]
@@ -47,15 +42,13 @@ def top_of(kb: Any, r: dict[str, Any], hidden: frozenset[int] | None, markers: f
 
 def count(kb: Any, paths: list[Path], listed: bool) -> None:
     all_dev = [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
-    markers = single_thread_markers(all_dev)
     totals = {"full": [0, 0], "lso": [0, 0]}
     for path in paths:
         dev = [{**r, "file": path.name} for r in dev_records(path) if "family" in r]
-        masks = source_masks(kb, dev)
+        rankers = {"full": lambda r: kb.lookup(r["message"], top=1), "lso": lso_ranker(kb, dev, all_dev)}
         for r in dev:
-            for mode in totals:
-                hidden = None if mode == "full" else masks.get(r["source"], frozenset())
-                m = top_of(kb, r, hidden, markers.get(r["source"], frozenset()))
+            for mode, rank in rankers.items():
+                m = right_top(r, rank(r))
                 kind, name = row_kind(m) if m is not None else ("", "")
                 if not kind:
                     continue
