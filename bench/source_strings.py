@@ -64,6 +64,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from dumpscope.core.atomic import write_text
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: bench.eval_explain is importable from the checkout
     sys.path.insert(0, str(ROOT))
@@ -516,7 +518,7 @@ def main(argv: list[str] | None = None) -> None:
     table, gaps = coverage(kb, records)
     print_table(table)
     if args.uncovered:
-        args.uncovered.write_text("".join(json.dumps(g) + "\n" for g in gaps), encoding="utf-8")
+        write_text("".join(json.dumps(g) + "\n" for g in gaps), args.uncovered)
     if args.sample:
         write_sample(records, args.sample, args.sample_per_tool)
 
@@ -528,7 +530,7 @@ def write_sample(records: list[dict[str, str]], path: Path, per_tool: int) -> No
         mine = [r for r in records if r["family"] == fam]
         step = max(1, len(mine) // per_tool)
         out += mine[::step][:per_tool]
-    path.write_text("".join(json.dumps(r) + "\n" for r in out), encoding="utf-8")
+    write_text("".join(json.dumps(r) + "\n" for r in out), path)
 
 
 if __name__ == "__main__":
