@@ -867,7 +867,7 @@ NOISE = (
 )
 
 
-def _wrapped(message: str, width: int = 80) -> str:
+def hard_wrap(message: str, width: int = 80) -> str:
     """A terminal's hard wrap: every line cut into pieces of ``width`` characters."""
     return "\n".join(
         line[i : i + width]
@@ -939,12 +939,12 @@ def _traceback(message: str) -> str:
 
 VARIANTS = {
     "as pasted": lambda m: m,
-    "wrapped at 80 columns": _wrapped,
+    "wrapped at 80 columns": hard_wrap,
     "behind a progress bar (CR)": _progress_bar,
     "after 70 000 chars on its line": _long_line,
     "[rank0]: on every line": _rank_prefix,
     "CRLF line ends": _windows,
-    "wrapped at 120 columns": lambda m: _wrapped(m, 120),
+    "wrapped at 120 columns": lambda m: hard_wrap(m, 120),
     "glog prefix on every line": _every_line("E1128 12:00:00.123456  1234 session.cc:112] "),
     "timestamp on every line": _every_line("[2025-01-01T12:00:00.123Z] "),
     "Python logging prefix": _first_line("2025-01-01 12:00:00,123 - converter - ERROR - "),

@@ -19,8 +19,8 @@ the rewritten message is looked up again: the record counts as *changed* when it
 from __future__ import annotations
 
 import argparse
-import json
 import re
+import sys
 import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -28,16 +28,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: bench.eval_explain is importable from the checkout
+    sys.path.insert(0, str(ROOT))
+
+from bench.eval_explain import dev_records as file_dev_records  # noqa: E402
+from bench.eval_explain import hard_wrap  # noqa: E402
+
 DATA_DIR = ROOT / "tests" / "data" / "explain"
-
-
-def hard_wrap(message: str, width: int = 80) -> str:
-    """A terminal's hard wrap: every line cut into pieces of ``width`` characters, mid-word."""
-    return "\n".join(
-        line[i : i + width]
-        for line in message.splitlines() or [""]
-        for i in range(0, max(len(line), 1), width)
-    )
 
 
 def word_wrap(message: str, width: int = 80) -> str:
@@ -128,13 +125,9 @@ PASTES: dict[str, Callable[[str], str]] = {
 
 
 def dev_records(paths: list[Path]) -> list[dict[str, Any]]:
-    """The dev records of the files (held-out ones dropped before anything else is done with them)."""
-    records: list[dict[str, Any]] = []
-    for path in paths:
-        with path.open(encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f if line.strip()]
-        records.extend(r for r in rows if r.get("split") == "dev" and "family" in r)
-    return records
+    """The dev records with a family of the files (:func:`.eval_explain.dev_records`: held-out ones dropped
+    before anything else is done with them)."""
+    return [r for path in paths for r in file_dev_records(path) if "family" in r]
 
 
 def default_files() -> list[Path]:
