@@ -7,7 +7,10 @@ columns (mid-word by a terminal, at spaces by a mail client or forum), spaces do
 CRLF, a log prefix on each line, Markdown's ``> `` quote marks, HTML entities (``&lt;`` ``&quot;``
 ``&#39;``), smart quotes, a tool's tag printed with other separators (``[E:onnxruntime: Default, ...`` against
 ``[E:onnxruntime:Default, ...``).  Each form of :data:`PASTES` is a small
-pure function of the message.
+pure function of the message.  The log prefix comes in each grammar users paste it with (session s33c):
+Python logging's, a bracketed time, glog's, logcat's (an app's own tag, which names no tool), Docker
+Compose's column, journalctl's, a CI runner's time stamp; the tags also as the dev pastes space them
+(``[ONNXRuntimeError]:1:FAIL:``, ``[x.cpp:: f::35]``).
 
 For every dev record (``split == "dev"``; held-out records are dropped before anything else is done with
 them) whose top entry in the full knowledge base is found by its pattern, each form rewrites the message and
@@ -78,6 +81,46 @@ def log_prefix(message: str) -> str:
     return "\n".join(f"[2025-01-01 12:00:00,123] ERROR {line}" for line in message.splitlines() or [""])
 
 
+def _prefixed(message: str, prefix: Callable[[int], str]) -> str:
+    """``prefix(i)`` before the ``i``-th line (from 0) of the message."""
+    return "\n".join(prefix(i) + line for i, line in enumerate(message.splitlines() or [""]))
+
+
+def python_logging_prefix(message: str) -> str:
+    """Python logging's ``%(asctime)s - %(name)s - %(levelname)s - `` before every line."""
+    return _prefixed(message, lambda i: f"2024-05-01 10:22:{31 + i % 20},{123 + i} - root - ERROR - ")
+
+
+def bracketed_time_prefix(message: str) -> str:
+    """A time stamp in brackets before every line (``[2024-05-01 10:22:31] ``)."""
+    return _prefixed(message, lambda i: f"[2024-05-01 10:22:{31 + i % 20}] ")
+
+
+def glog_prefix(message: str) -> str:
+    """glog's / absl's header (level, date, time, thread, file:line) before every line."""
+    return _prefixed(message, lambda i: f"E0501 10:22:31.{123456 + i}  1234 main.cc:{42 + i}] ")
+
+
+def logcat_prefix(message: str) -> str:
+    """Android logcat's ``brief`` header (``E/tag  (pid): ``) of an app's tag before every line."""
+    return _prefixed(message, lambda i: "E/native  (12345): ")
+
+
+def docker_prefix(message: str) -> str:
+    """Docker Compose's (or ``kubectl logs --prefix``') service column before every line."""
+    return _prefixed(message, lambda i: "web-1  | ")
+
+
+def journalctl_prefix(message: str) -> str:
+    """journalctl's / syslog's ``Mon DD HH:MM:SS host prog[pid]: `` before every line."""
+    return _prefixed(message, lambda i: f"May 01 10:22:{31 + i % 20} gpu-host python3[4321]: ")
+
+
+def ci_runner_prefix(message: str) -> str:
+    """A CI runner's time stamp (GitHub Actions: ISO time with seven fraction digits and ``Z``)."""
+    return _prefixed(message, lambda i: f"2024-05-01T10:22:{31 + i % 20}.{1234567 + i}Z ")
+
+
 def markdown_quote(message: str) -> str:
     """Markdown's quote marks: ``> `` before every line (a reply quoting the message)."""
     return "\n".join(f"> {line}" if line else ">" for line in message.splitlines() or [""])
@@ -107,6 +150,14 @@ def tag_colons_spaced(message: str) -> str:
     )
 
 
+def tags_respaced(message: str) -> str:
+    """Tags spaced as users' pastes of the dev messages show them: onnxruntime's status without its spaces
+    (``[ONNXRuntimeError]:1:FAIL:``) and a space after TensorRT's ``::`` (``[stdArchiveReader.cpp::
+    StArchiveReader::35]``)."""
+    message = re.sub(r"\[ONNXRuntimeError\] : (\d+) : ([A-Z_ ]+?) : ", r"[ONNXRuntimeError]:\1:\2:", message)
+    return re.sub(r"(\[[\w.-]+\.(?:cpp|cc|h|hpp)::)(?=\w)", r"\1 ", message)
+
+
 PASTES: dict[str, Callable[[str], str]] = {
     "hard wrap at 80 columns": hard_wrap,
     "word wrap at 80 columns": word_wrap,
@@ -116,10 +167,18 @@ PASTES: dict[str, Callable[[str], str]] = {
     "no-break spaces": nbsp,
     "CRLF line ends": crlf,
     "log prefix on every line": log_prefix,
+    "Python logging prefix": python_logging_prefix,
+    "bracketed time prefix": bracketed_time_prefix,
+    "glog prefix": glog_prefix,
+    "logcat prefix": logcat_prefix,
+    "Docker prefix": docker_prefix,
+    "journalctl prefix": journalctl_prefix,
+    "CI runner prefix": ci_runner_prefix,
     "Markdown quote": markdown_quote,
     "HTML entities": html_entities,
     "smart quotes": smart_quotes,
     "tag colons spaced": tag_colons_spaced,
+    "tags respaced": tags_respaced,
 }
 """The ways a pasted message differs from what the tool printed (each a pure function of the message)."""
 
