@@ -26,7 +26,23 @@ undoes, once per look-up, the forms that cannot be the tool's own text:
   (the scan tries the joined line only when the line matches nothing): on the dev messages as pasted,
   33 lines of a terminal's width were followed by the tool's own next line (an indented frame, ``I rknn
   building``, ``[8] Assertion failed``, ``}``), which the scan's rule would have joined; this one joins
-  the 2 real cuts among them.
+  the 2 real cuts among them.  A line's width is its width as pasted, its logger's header included (the
+  terminal cut the line with it);
+* a tool's bracketed tag spaced otherwise than its tool prints it read as printed (:data:`_TAGS`:
+  onnxruntime's ``[E:onnxruntime:Default, x.cc:51 F]`` and ``[ONNXRuntimeError] : 2 : INVALID_ARGUMENT :``,
+  its C# ``[ErrorCode:X]``, Ascend's ``[FUNC:f][FILE:x.cc][LINE:12]``, TensorRT's ``[x.cpp::f::12]``): the
+  markers and patterns read the tag as printed, so one rewrite here serves all of them;
+* a logger's header before each line removed (:func:`_without_log_headers`): the one grammar of generic
+  loggers' headers, :data:`LOG_HEADER`, shared with the log scan (glog, Python logging, an ISO time stamp
+  with or without brackets and then a level word, a CI runner's ``...1234567Z``, syslog's and journalctl's
+  ``May 01 10:22:31 host prog[123]:``, torchrun's ``[rank0]:``, logcat's and Android Studio's), on any
+  line, unless the header names a tool (logcat's ``E/tflite``, the QAIRT converters' ``- 230 - ERROR -``
+  are the tool's own); then a prefix of another shape that every line holding anything starts with (two
+  lines or more: :func:`_repeated_prefix`), ending at a separator after a time of day, or a column before
+  `` | `` (Docker Compose's, ``kubectl logs --prefix``'s).  A prefix seen on one line only, or with
+  neither a time nor a column, is kept, and so is a tool's own (``E RKNN:``, ``[TRT]``, ``[ERROR] GE(``,
+  ``[E:onnxruntime:``: no grammar holds them and a repeated one that names a tool is kept).  The spaces
+  after the headers go as wide as the narrowest of them: the rest is the message's indentation.
 
 Not undone: an editor's word wrap (lines broken at the last space before 70-80 columns).  Joining a line
 to the next where that next line's first word would not have fit (and it starts in lower case, the line
@@ -38,9 +54,17 @@ Measured with ``bench/paste_forms.py``: each form applied to the 1,044 dev recor
 found by its pattern, the records whose top entry changed (family changed), before -> after: hard wrap at
 80 columns 392 (14) -> 149 (7); word wrap 384 (14) -> 386 (14); spaces doubled 878 (65) -> 5 (0); tabs
 between words 882 (60) -> 5 (0); no-break spaces 883 (59) -> 0; CRLF 13 -> 0; Markdown quote 24 -> 0;
-HTML entities 177 (13) -> 0; smart quotes 147 (12) -> 0; a log prefix on every line 28 (1) and tag
-colons spaced 6 (1) unchanged; spaces collapsed 5 (0) both.  Dev family@1 and code@3 of every file
-unchanged (1,080/1,084, 356/357).
+HTML entities 177 (13) -> 0; smart quotes 147 (12) -> 0; spaces collapsed 5 (0) both.  Dev family@1 and
+code@3 of every file unchanged (1,080/1,084, 356/357).  Session s33c, on the 1,065 such records: a log
+prefix on every line (``[2025-01-01 12:00:00,123] ERROR ``) 29 (1) -> 0, and per grammar Python logging
+36 (1), a bracketed time 27, glog 35, logcat 31, Docker 25, journalctl 35, a CI runner 27 -> 0 each; tag
+colons spaced 6 (1) -> 1 (an Objective-C selector's colons, ``+[MLModel compileModelAtURL: ...]``, which
+no paste spaces), tags respaced as the dev pastes show them (``[ONNXRuntimeError]:1:FAIL:``,
+``[x.cpp:: f::35]``) 6 -> 0; the other forms unchanged.  Of the 1,184 dev records as pasted (every file),
+no top entry changed (96 of them carry a header this grammar reads); four changed below the top: two
+places by wording swapped or replaced (a second and a third), a capture lost its torchrun prefix
+(``[rank0]:   unsupported ...`` -> ``unsupported ...``), and the status entry of ``[ONNXRuntimeError]:1:
+FAIL:`` is now found by its pattern too, with its reason.
 
 A text that holds none of these forms is returned as it is (the same object), so its captures are the
 user's exact text.  Where a form was undone, each captured part is shown as the user's text holds it when
@@ -53,6 +77,7 @@ from __future__ import annotations
 
 import re
 
+from dumpscope.core.knowledge.family import detect_uncovered, family_evidence
 from dumpscope.core.lazyre import LazyPattern
 
 _ENTITY = LazyPattern(r"&(?:(lt|gt|amp|quot|apos|nbsp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6}));")
@@ -92,6 +117,37 @@ _RECORD_START = LazyPattern(
 an exception, a stack frame, a ``name: `` label), the log scan's :data:`.scan._RECORD_START` in short."""
 
 
+def logcat(levels: str) -> str:
+    """Android logcat's header of a line logged at one of ``levels`` (``V D I W E F``): the ``brief`` and
+    ``time`` formats (``E/tag( 1234): ``, ``07-25 14:03:50.795 E/tag( 1234): ``) and ``threadtime``
+    (``07-25 14:03:50.795  1234  1280 E tag     : ``)."""
+    stamp = r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+    return (
+        rf"(?:{stamp}\s{{1,4}})?[{levels}]/[\w.$-]{{1,60}} {{0,12}}\( {{0,6}}\d{{1,7}}\): "
+        rf"|{stamp} {{1,6}}\d{{1,7}} {{1,6}}\d{{1,7}} [{levels}] [^:\n]{{1,60}}?: "
+    )
+
+
+LOG_HEADER = LazyPattern(
+    r"^\s{0,8}(?:"
+    r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,6}\s{1,8}\d{1,8}\s{1,4}[\w./-]{1,120}:\d{1,6}\]\s?"  # glog
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {1,6}\d{1,7}-\d{1,7}"  # Android Studio's logcat:
+    r"(?:/[\w.$?-]{1,120} [VDIWEFA]/[\w.$-]{1,60}: "  # pid-tid/package E/tag:
+    r"| {1,6}\S{1,60} {1,40}[\w.$?-]{1,120} {1,40}[VDIWEFA] {1,4})"  # pid-tid tag package E
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - [\w.]{1,80} - [A-Z]{4,8} - "  # Python logging's asctime
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,80}:"  # Python logging's default format
+    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s{1,4}"  # ISO time,
+    r"(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL|FATAL)(?: -)?\s{1,4})?"  # a level (``ERROR:`` is a tool's)
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,64} [\w./-]{1,64}(?:\[\d{1,7}\])?: "  # syslog
+    r"|\[rank\d{1,6}\]:\s?"  # torchrun
+    rf"|{logcat('VDIWEF')}"  # Android's logcat
+    r"){1,4}"
+)
+"""The headers generic loggers write before each line: they name no tool (a tool's own prefix, such as
+``E RKNN:`` or ``[E:onnxruntime:...]``, is kept).  The one grammar of the log scan (which looks a report
+up again without them) and of :func:`as_printed` (a paste with one before each line)."""
+
+
 def as_printed(text: str) -> str:
     """``text`` with the forms of a paste undone (see the module docstring); ``text`` itself when it
     holds none."""
@@ -105,7 +161,138 @@ def as_printed(text: str) -> str:
         text = text.translate(_TYPOGRAPHIC_TABLE)
     if ("  " in text or "\t" in text) and _respaced(text):
         text = _SPACE_RUN.sub(" ", text)
-    return _hard_wraps_joined(text) if "\n" in text else text
+    if "[" in text and _TAG_CUE.search(text) is not None:
+        text = _tags_as_printed(text)
+    widths = None
+    if _HEADER_CUE.search(text) is not None:
+        text, widths = _without_log_headers(text)
+    return _hard_wraps_joined(text, widths) if "\n" in text else text
+
+
+_TAG_CUE = LazyPattern(
+    r"\[(?:[VIWEF]: ?onnxruntime: |[VIWEF]: onnxruntime:|(?:FUNC|FILE|LINE|ErrorCode): "
+    r"|ONNXRuntimeError\](?! : \d)"
+    r"|[\w.-]{1,80}\.(?:cpp|cc|cu|h|hpp)::? )"
+)
+"""A tool's bracketed tag printed with other spacing than the tool's (a cue for :data:`_TAGS`)."""
+_TAGS = (
+    (LazyPattern(r"\[([VIWEF]): ?onnxruntime: ?([^,\]\n]{0,80}),\s{0,2}"), r"[\1:onnxruntime:\2, "),
+    (
+        LazyPattern(
+            r"(?<=\[[VIWEF]:onnxruntime:)([^,\]\n]{0,80}, [\w.-]{1,80}\.(?:cc|cpp|h|hpp|cu)): (?=\d)"
+        ),
+        r"\1:",
+    ),
+    (LazyPattern(r"\[(FUNC|FILE|LINE|ErrorCode): "), r"[\1:"),
+    (
+        LazyPattern(
+            r"\[ONNXRuntimeError\] ?: ?(\d{1,3}) ?: ?([A-Z_]{2,40}(?: [A-Z_]{2,40})?) ?:(?: |(?=\S))"
+        ),
+        r"[ONNXRuntimeError] : \1 : \2 : ",
+    ),
+    (
+        LazyPattern(r"\[([\w.-]{1,80}\.(?:cpp|cc|cu|h|hpp))(::?) ?(\w{1,80})(::?) ?(\d{1,6})\]"),
+        r"[\1\2\3\4\5]",
+    ),
+)
+"""The tools' own bracketed tags as they print them, from a paste that spaced them otherwise: onnxruntime's
+log tag (``[E:onnxruntime:Default, x.cc:51 F]``, pasted ``[E: onnxruntime: Default, x.cc: 51 F]``), its
+status (``[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : ``, pasted ``[ONNXRuntimeError]:2:INVALID_ARGUMENT:``),
+its C# exception's ``[ErrorCode:X]``, Ascend's ``[FUNC:f][FILE:x.cc][LINE:12]`` and TensorRT's and Myelin's
+source location (``[runner.cpp::executeMyelinGraph::682]``, ``[cask.cpp:exec:972]``)."""
+
+
+def _tags_as_printed(text: str) -> str:
+    """``text`` with the tools' tags of :data:`_TAGS` spaced as their tools print them."""
+    for pattern, printed in _TAGS:
+        text = pattern.sub(printed, text)
+    return text
+
+
+_HEADER_CUE = LazyPattern(
+    r"^[ \t]{0,8}(?:\[?\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[VDIWEF]/"
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):|\[rank\d|[^\n|]{1,80} \| )",
+    re.MULTILINE,
+)
+"""A line that may start with a logger's header (:data:`LOG_HEADER`) or a repeated prefix: a digit (a time
+stamp), a month, glog's level and date, logcat's level, a level and a logger's name, torchrun's rank, a
+column before `` | ``."""
+_DIGIT = str.maketrans("123456789", "000000000")
+_TIME_OF_DAY = LazyPattern(r"0?0:00:00")
+_SEPARATOR = LazyPattern(r"(?:\]|:| \|) ")
+HEADER_MIN = 8
+"""Shortest repeated prefix (:func:`_repeated_prefix`) read as a logger's."""
+
+
+def _without_log_headers(text: str) -> tuple[str, list[int] | None]:
+    """``text`` without the logger's header before its lines: each line's :data:`LOG_HEADER` that names no
+    tool (:func:`_header_ends`), then a prefix every line that holds anything starts with
+    (:func:`_repeated_prefix`); with the width of each line as pasted (a terminal's wrap cut the line with
+    its header), None when none was removed."""
+    pasted = text.split("\n")
+    lines = [line[end:] for line, end in zip(pasted, _header_ends(pasted), strict=True)]
+    cut = _repeated_prefix(lines)
+    if cut:
+        lines = [line[cut:] if line.strip() else line for line in lines]
+    if lines == pasted:
+        return text, None
+    return "\n".join(lines), [len(line) for line in pasted]
+
+
+def _header_ends(lines: list[str]) -> list[int]:
+    """Where each line's message starts after its :data:`LOG_HEADER` (0 without one, or when the header
+    names a tool: logcat's ``E/tflite``, the QAIRT converters' ``- 230 - ERROR - ``, the tool's own).  The
+    spaces after the headers are removed as wide as the narrowest of them: the rest is the message's
+    indentation (a traceback's frame under a time stamp)."""
+    named: dict[str, bool] = {}
+    heads: list[tuple[int, int]] = []
+    for line in lines:
+        m = LOG_HEADER.match(line)
+        if m is None or _named(m.group(), named):
+            heads.append((0, 0))
+            continue
+        head = m.group()
+        heads.append((len(head.rstrip()), len(head) - len(head.rstrip())))
+    gap = min((spaces for end, spaces in heads if end), default=0)
+    return [end + gap if end else 0 for end, _ in heads]
+
+
+def _named(head: str, named: dict[str, bool]) -> bool:
+    """:func:`_names_tool`, cached in ``named`` per header shape (digits aside)."""
+    shape = head.translate(_DIGIT)
+    if shape not in named:
+        named[shape] = _names_tool(head)
+    return named[shape]
+
+
+def _names_tool(head: str) -> bool:
+    """A tool's marker (covered or not) is in ``head``."""
+    return bool(family_evidence(head)) or bool(detect_uncovered(head))
+
+
+def _repeated_prefix(lines: list[str]) -> int:
+    """The length of a logger's prefix that each of two or more lines starts with (each line that holds
+    anything): the same shape on each (digits aside), ending at its first separator (``] ``, ``: ``,
+    `` | ``) after a time of day, or a column before `` | `` (Docker's and kubectl's service name); 0 when
+    there is none, or when the prefix names a tool (its own tag: ``E RKNN:``, ``[TRT]``, ``[ERROR] GE(``)."""
+    carried = [line.translate(_DIGIT) for line in lines if line.strip()]
+    if len(carried) < 2:
+        return 0
+    common = carried[0][: _common_length(carried)]
+    for sep in _SEPARATOR.finditer(common):
+        head = common[: sep.end()]
+        if len(head) >= HEADER_MIN and (sep.group() == " | " or _TIME_OF_DAY.search(head) is not None):
+            return 0 if _names_tool(head) else sep.end()
+    return 0
+
+
+def _common_length(lines: list[str]) -> int:
+    """How many leading characters all ``lines`` share."""
+    first, last = min(lines), max(lines)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return n
 
 
 def _respaced(text: str) -> bool:
@@ -139,15 +326,17 @@ def _unquoted(text: str) -> str:
     return text
 
 
-def _hard_wraps_joined(text: str) -> str:
-    """``text`` with the pieces of each line a terminal cut joined back."""
+def _hard_wraps_joined(text: str, widths: list[int] | None = None) -> str:
+    """``text`` with the pieces of each line a terminal cut joined back (``widths``: each line's width as
+    the terminal showed it, when a logger's header was removed from it since)."""
     lines = text.split("\n")
-    if not any(len(line) in WRAP_WIDTHS for line in lines[:-1]):
+    shown = widths or [len(line) for line in lines]
+    if not any(width in WRAP_WIDTHS for width in shown[:-1]):
         return text
     out = [lines[0]]
     pieces = 1
-    for above, line in zip(lines, lines[1:], strict=False):
-        if pieces < MAX_WRAPPED and _cut(above, line):
+    for above, line, width in zip(lines, lines[1:], shown, strict=False):
+        if pieces < MAX_WRAPPED and _cut(above, line, width):
             out[-1] += line
             pieces += 1
         else:
@@ -156,7 +345,7 @@ def _hard_wraps_joined(text: str) -> str:
     return "\n".join(out)
 
 
-def _cut(above: str, line: str) -> bool:
+def _cut(above: str, line: str, width: int) -> bool:
     """``above`` is a piece of a line a terminal cut, ``line`` its next piece: ``above`` is exactly as wide
     as a terminal and ends in a letter or digit, ``line`` goes on with a lower-case word or one space and a
     word, a quote or a ``#`` (:data:`_GOES_ON`), and starts no record of its own (:data:`_RECORD_START`).
@@ -164,7 +353,7 @@ def _cut(above: str, line: str) -> bool:
     next line (an indented frame, ``I rknn building``, ``[8] Assertion failed``, ``}``): a cut falls
     inside a word or at a space, so the next piece goes on in lower case or after that space."""
     return (
-        len(above) in WRAP_WIDTHS
+        width in WRAP_WIDTHS
         and above[-1:].isalnum()
         and _GOES_ON.match(line) is not None
         and _RECORD_START.match(line) is None

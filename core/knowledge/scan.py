@@ -29,6 +29,8 @@ from dumpscope.core.knowledge.answer import (
     unnamed_generic_wording,
 )
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
+from dumpscope.core.knowledge.paste import LOG_HEADER as _LOG_HEADER
+from dumpscope.core.knowledge.paste import logcat as _logcat
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
 
@@ -564,17 +566,6 @@ def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
     if b"\r" in line or _RECORD_START.match(_decoded(line[:RECORD_HEAD])) is not None:
         return False
     return not (_informational(_decoded(piece)) and _reads_as_error([_decoded(line)]))
-
-
-def _logcat(levels: str) -> str:
-    """Android logcat's header of a line logged at one of ``levels`` (``V D I W E F``): the ``brief`` and
-    ``time`` formats (``E/tag( 1234): ``, ``07-25 14:03:50.795 E/tag( 1234): ``) and ``threadtime``
-    (``07-25 14:03:50.795  1234  1280 E tag     : ``)."""
-    stamp = r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
-    return (
-        rf"(?:{stamp}\s{{1,4}})?[{levels}]/[\w.$-]{{1,60}} {{0,12}}\( {{0,6}}\d{{1,7}}\): "
-        rf"|{stamp} {{1,6}}\d{{1,7}} {{1,6}}\d{{1,7}} [{levels}] [^:\n]{{1,60}}?: "
-    )
 
 
 _LOGCAT_ERROR = _logcat("EF")
@@ -1187,18 +1178,6 @@ def _informational(text: str) -> bool:
     return _INFORMATIONAL.search(head) is not None and _SEVERE.search(head) is None
 
 
-_LOG_HEADER = re.compile(
-    r"^\s{0,8}(?:"
-    r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,6}\s{1,8}\d{1,8}\s{1,4}[\w./-]{1,120}:\d{1,6}\]\s?"  # glog
-    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - [\w.]{1,80} - [A-Z]{4,8} - "  # Python logging's asctime
-    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,80}:"  # Python logging's default format
-    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s{1,4}"  # ISO time
-    r"|\[rank\d{1,6}\]:\s?"  # torchrun
-    rf"|{_logcat('VDIWEF')}"  # Android's logcat
-    r"){1,4}"
-)
-"""The headers generic loggers write before each line: they name no tool (a tool's own prefix, such as
-``E RKNN:`` or ``[E:onnxruntime:...]``, is kept)."""
 _CODE_PREFIX = re.compile(r"\s{0,4}([EW][0-9A-Z]\d{4}):")
 _TRT_CONTINUES = ("While parsing node number", "In node", "In function")
 
