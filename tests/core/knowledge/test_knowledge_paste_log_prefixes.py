@@ -174,3 +174,11 @@ def test_the_unspaced_ort_status_is_read_by_its_entrys_pattern(kb: KnowledgeBase
 def test_the_log_scan_and_the_paste_share_one_header_grammar() -> None:
     assert scan._LOG_HEADER is paste.LOG_HEADER
     assert scan._LOG_HEADER.sub("", "May 01 10:22:31 gpu-host python3[4321]: x failed", count=1) == "x failed"
+
+
+def test_a_paste_of_many_header_shapes_reads_the_first_ones_only() -> None:
+    tags = [f"t{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(paste.MAX_HEADER_SHAPES + 2)]
+    lines = [f"E/{tag}  ( 1234): failed to load" for tag in tags]
+    bare = as_printed("\n".join(lines)).split("\n")
+    assert bare[: paste.MAX_HEADER_SHAPES] == ["failed to load"] * paste.MAX_HEADER_SHAPES
+    assert bare[paste.MAX_HEADER_SHAPES :] == lines[paste.MAX_HEADER_SHAPES :]
