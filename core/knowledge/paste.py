@@ -75,6 +75,7 @@ text).
 
 from __future__ import annotations
 
+import os
 import re
 
 from dumpscope.core.knowledge.family import detect_uncovered, family_evidence
@@ -161,11 +162,9 @@ def as_printed(text: str) -> str:
         text = text.translate(_TYPOGRAPHIC_TABLE)
     if ("  " in text or "\t" in text) and _respaced(text):
         text = _SPACE_RUN.sub(" ", text)
-    if "[" in text and _TAG_CUE.search(text) is not None:
+    if _TAG_CUE.search(text) is not None:
         text = _tags_as_printed(text)
-    widths = None
-    if _HEADER_CUE.search(text) is not None:
-        text, widths = _without_log_headers(text)
+    text, widths = _without_log_headers(text)
     return _hard_wraps_joined(text, widths) if "\n" in text else text
 
 
@@ -224,19 +223,19 @@ HEADER_MIN = 8
 """Shortest repeated prefix (:func:`_repeated_prefix`) read as a logger's."""
 
 
-def _without_log_headers(text: str) -> tuple[str, list[int] | None]:
-    """``text`` without the logger's header before its lines: each line's :data:`LOG_HEADER` that names no
-    tool (:func:`_header_ends`), then a prefix every line that holds anything starts with
-    (:func:`_repeated_prefix`); with the width of each line as pasted (a terminal's wrap cut the line with
-    its header), None when none was removed."""
+def _without_log_headers(text: str) -> tuple[str, list[int]]:
+    """``text`` without the logger's header before its lines (``text`` itself when it has none): each
+    line's :data:`LOG_HEADER` that names no tool (:func:`_header_ends`), then a prefix every line that holds
+    anything starts with (:func:`_repeated_prefix`); with the width of each line as pasted (a terminal's
+    wrap cut the line with its header)."""
     pasted = text.split("\n")
+    widths = [len(line) for line in pasted]
+    if _HEADER_CUE.search(text) is None:
+        return text, widths
     lines = [line[end:] for line, end in zip(pasted, _header_ends(pasted), strict=True)]
     cut = _repeated_prefix(lines)
-    if cut:
-        lines = [line[cut:] if line.strip() else line for line in lines]
-    if lines == pasted:
-        return text, None
-    return "\n".join(lines), [len(line) for line in pasted]
+    lines = [line[cut:] if line.strip() else line for line in lines]
+    return (text if lines == pasted else "\n".join(lines)), widths
 
 
 def _header_ends(lines: list[str]) -> list[int]:
@@ -245,16 +244,16 @@ def _header_ends(lines: list[str]) -> list[int]:
     spaces after the headers are removed as wide as the narrowest of them: the rest is the message's
     indentation (a traceback's frame under a time stamp)."""
     named: dict[str, bool] = {}
-    heads: list[tuple[int, int]] = []
-    for line in lines:
-        m = LOG_HEADER.match(line)
-        if m is None or _named(m.group(), named):
-            heads.append((0, 0))
-            continue
-        head = m.group()
-        heads.append((len(head.rstrip()), len(head) - len(head.rstrip())))
-    gap = min((spaces for end, spaces in heads if end), default=0)
-    return [end + gap if end else 0 for end, _ in heads]
+    heads = [_header(line, named) for line in lines]
+    gap = min((len(head) - len(head.rstrip()) for head in heads if head), default=0)
+    return [len(head.rstrip()) + gap if head else 0 for head in heads]
+
+
+def _header(line: str, named: dict[str, bool]) -> str:
+    """The :data:`LOG_HEADER` ``line`` starts with; ``""`` without one, or when it names a tool
+    (:func:`_named`, its cache ``named``)."""
+    m = LOG_HEADER.match(line)
+    return "" if m is None or _named(m.group(), named) else m.group()
 
 
 MAX_HEADER_SHAPES = 16
@@ -284,21 +283,12 @@ def _repeated_prefix(lines: list[str]) -> int:
     carried = [line.translate(_DIGIT) for line in lines if line.strip()]
     if len(carried) < 2:
         return 0
-    common = carried[0][: _common_length(carried)]
+    common = os.path.commonprefix(carried)
     for sep in _SEPARATOR.finditer(common):
         head = common[: sep.end()]
         if len(head) >= HEADER_MIN and (sep.group() == " | " or _TIME_OF_DAY.search(head) is not None):
             return 0 if _names_tool(head) else sep.end()
     return 0
-
-
-def _common_length(lines: list[str]) -> int:
-    """How many leading characters all ``lines`` share."""
-    first, last = min(lines), max(lines)
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:
-        n += 1
-    return n
 
 
 def _respaced(text: str) -> bool:
@@ -332,16 +322,15 @@ def _unquoted(text: str) -> str:
     return text
 
 
-def _hard_wraps_joined(text: str, widths: list[int] | None = None) -> str:
+def _hard_wraps_joined(text: str, widths: list[int]) -> str:
     """``text`` with the pieces of each line a terminal cut joined back (``widths``: each line's width as
-    the terminal showed it, when a logger's header was removed from it since)."""
+    the terminal showed it, a logger's header included when one was removed since)."""
     lines = text.split("\n")
-    shown = widths or [len(line) for line in lines]
-    if not any(width in WRAP_WIDTHS for width in shown[:-1]):
+    if not any(width in WRAP_WIDTHS for width in widths[:-1]):
         return text
     out = [lines[0]]
     pieces = 1
-    for above, line, width in zip(lines, lines[1:], shown, strict=False):
+    for above, line, width in zip(lines, lines[1:], widths, strict=False):
         if pieces < MAX_WRAPPED and _cut(above, line, width):
             out[-1] += line
             pieces += 1
