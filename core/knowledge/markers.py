@@ -1828,6 +1828,14 @@ _SOPHGO: Markers = (
     ("npz_tool", STRONG),
     ("bm1690", STRONG),
     ("cv186", STRONG),
+    # s35u: the CV18xx kernel library tpu-mlir's CV18xx backend builds with (sophgo/cvikernel: its
+    # cvkcv180x_* / cvkcv181x_* functions print "cvkcv180x tiu xor: wrong parameter" when a parameter check
+    # fails, src/cv180x/*.c), and the CV18xx runtime that loads a .cvimodel (cviruntime, its C API
+    # CVI_NN_RegisterModel / CVI_NN_Forward...)
+    ("cvkcv18", STRONG),
+    ("cvikernel", STRONG),
+    ("cviruntime", STRONG),
+    ("cvi_nn_", STRONG),
 )
 _CAMBRICON: Markers = (
     ("magicmind", STRONG),
@@ -1852,6 +1860,14 @@ _CAMBRICON: Markers = (
     ("mlu590", STRONG),
     ("mlu220", STRONG),
     ("mlu290", STRONG),
+    # s35u: CNML, Cambricon's earlier network library (the MLU270 era, before MagicMind): its log prefix
+    # "[cnmlError]" beside CNRT's "[cnrtError]" in the library's own log lines, its status type cnmlStatus_t
+    # and CNML_STATUS_* values (Cambricon's caffe / Paddle-Lite MLU backends call cnmlCreate*Op through
+    # CNML_CALL / MLU_CHECK), and the bare name, a whole word
+    ("[cnmlerror]", STRONG),
+    ("cnml_status_", STRONG),
+    ("cnmlstatus", STRONG),
+    ("cnml", MEDIUM),
 )
 _HORIZON: Markers = (
     ("hb_mapper", STRONG),
@@ -1893,6 +1909,10 @@ _NEUROPILOT: Markers = (
     ("neuronrt", STRONG),
     ("mdla", STRONG),
     ("apusys", STRONG),
+    # s35u: LiteRT's MediaTek dispatch library reports NeuronAdapter's model_restore_from_compiled_network
+    # failing as "Failed to restore model from compiled network" (google-ai-edge/LiteRT: litert/vendors/
+    # mediatek/dispatch/litert_dispatch_invocation_context.cc); the compiled network is NeuroPilot's
+    ("restore model from compiled network", STRONG),
 )
 _INTEL_NPU: Markers = (
     ("intel_npu_acceleration_library", STRONG),
@@ -1990,6 +2010,12 @@ _APPLE_MLX: Markers = (
     ("mlx_vlm", STRONG),
     ("mlx-vlm", STRONG),
     ("mlx-swift", STRONG),
+    # s35u: the Metal allocator's errors (ml-explore/mlx mlx/backend/metal/allocator.cpp, MetalAllocator::
+    # malloc: "[metal::malloc] Attempting to allocate <n> bytes which is greater than the maximum allowed
+    # buffer size of <m> bytes.", "[metal::malloc] Resource limit (<n>) exceeded."), and mlx-serve, an
+    # OpenAI-style server of MLX models (ddalcu/mlx-serve), by its name
+    ("[metal::malloc]", STRONG),
+    ("mlx-serve", STRONG),
 )
 _NNCASE: Markers = (
     ("nncase", STRONG),
@@ -2026,6 +2052,12 @@ _AXERA: Markers = (
     ("neuwizard", STRONG),
     ("[pulsar build]", STRONG),
     ("/etc/ax_syslog.conf", STRONG),
+    # s35u: Pulsar2's own Python packages, frozen into its toolchain image: yamain (the `pulsar2` command:
+    # its loguru lines "yamain.command.build:compile_ptq_model:<line> - ..." in AXERA-TECH/pulsar2-docs'
+    # examples, and the "<frozen yamain.common.error>" frames of a failed build) and its NPU scheduler
+    # yasched; each a whole word ("yamain." ends a longer name elsewhere)
+    ("yamain.", STRONG),
+    ("yasched.", STRONG),
 )
 _NXP_EIQ: Markers = (
     ("neutron_converter", STRONG),
@@ -2065,6 +2097,12 @@ _EDGE_TPU_COMPILER: Markers = (
     ("compilation timeout timer", STRONG),
     ("searching for valid delegate with step", STRONG),
     ("mapped to edge tpu", STRONG),
+    # s35u: the compiler's first line, its version banner ("Edge TPU Compiler version x.y.z": coral.ai/docs/
+    # edgetpu/compiler), counts beside its name: a TFLite parse error the compiler prints under its banner
+    # (its built-in TFLite reading a newer model's op version) is the compiler's; and the operation log's
+    # status for an op it left on the CPU for no named reason
+    ("edge tpu compiler version", STRONG),
+    ("not mapped due to some unspecified limitation", STRONG),
 )
 # Issue 23, round 21 (h23v2): more accelerator toolchains, each from its own public repositories and docs (its
 # package, module, CLI and log-prefix names; none is a name a covered tool prints):
@@ -2111,6 +2149,15 @@ _AWS_NEURON: Markers = (
     (".neff", MEDIUM),
     ("neuron-top", STRONG),
     ("neuron-ls", STRONG),
+    # s35u: neuronx-cc's own HLO passes, whose sources its fatal log lines name ("F hilo/hlo_passes/<Pass>.cc:
+    # <line>] ...", as aws-neuron/aws-neuron-sdk issue threads quote the compiler's output); torch-neuron,
+    # the Inf1 framework, by its package name, and its Python logger "Neuron" ("INFO:Neuron:The following
+    # operations are currently not supported in torch-neuron ...": aws-neuron-sdk issue threads)
+    ("hilo/hlo_passes/", STRONG),
+    ("torch-neuron", STRONG),
+    ("info:neuron:", STRONG),
+    ("warning:neuron:", STRONG),
+    ("error:neuron:", STRONG),
 )
 _HABANA: Markers = (
     ("habana_frameworks", STRONG),
@@ -2194,6 +2241,17 @@ _OTHER_NPU: Markers = (
     ("blaize", STRONG),
 )
 
+# s35u: the Android Neural Networks API runtime and its vendor drivers (AOSP frameworks/ml/nn: the runtime's
+# runtime/Manager.cpp logs a driver's failure as "IDevice::getSupportedOperations returned the error
+# <status>"; the HAL interface android.hardware.neuralnetworks@1.x, whose IDevice.hal versions the method
+# as getSupportedOperations_1_1 / _1_2 / _1_3).  TFLite's NNAPI delegate stays TFLite's: its
+# "NN API returned error ANEURALNETWORKS_..." names none of these.
+_ANDROID_NNAPI: Markers = (
+    ("idevice::getsupportedoperations", STRONG),
+    ("getsupportedoperations_1_", STRONG),
+    ("android.hardware.neuralnetworks", STRONG),
+)
+
 #: Tools that are recognised but not covered: family -> (display name, markers).
 UNCOVERED: dict[str, tuple[str, Markers]] = {
     "hailo": ("Hailo Dataflow Compiler / HailoRT", _HAILO),
@@ -2226,6 +2284,7 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
     "moore_threads": ("Moore Threads MUSA (torch_musa)", _MOORE_THREADS),
     "other_china": ("Enflame TopsRider, Iluvatar CoreX, Hygon DCU or Kunlunxin XPU", _OTHER_CHINA),
     "other_npu": ("SiMa.ai or Blaize SDK", _OTHER_NPU),
+    "android_nnapi": ("Android NNAPI runtime and its vendor drivers (HAL)", _ANDROID_NNAPI),
 }
 
 #: Markers that are also pieces of ordinary words or of other tools' names: they count only
@@ -2289,6 +2348,10 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "ttnn",
         "warboy",
         "blaize",
+        # s35u: CNML's bare name; Pulsar2's packages after a longer name ("benyamain.", "...yasched.")
+        "cnml",
+        "yamain.",
+        "yasched.",
     }
 )
 

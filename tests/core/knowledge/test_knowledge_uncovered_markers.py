@@ -129,6 +129,45 @@ CASES = [
     ("other_china", "hy-smi reports the DCU as unavailable"),
     # SiMa.ai / Blaize.
     ("other_npu", "SiMa.ai Palette: the model could not be quantized"),
+    # Session s35u: each tool's own library, package and log forms, with made-up contents.
+    # Sophgo: the CV18xx kernel library's parameter check and the CV18xx runtime's C API.
+    ("sophgo", "cvkcv181x tiu min pool: wrong parameter"),
+    ("sophgo", "CVI_NN_RegisterModel failed, err -1"),
+    # Cambricon: CNML's log prefix and status names.
+    ("cambricon", "[cnmlError] the frob tensor shape does not match its op"),
+    ("cambricon", "cnmlCompileBaseOp returned CNML_STATUS_INVALIDPARAM"),
+    # MediaTek NeuroPilot: LiteRT's MediaTek dispatch failing to restore NeuroPilot's compiled network.
+    ("neuropilot", "Failed to create invocation context: Failed to restore model from compiled network"),
+    # Apple MLX: the Metal allocator's errors, and mlx-serve by its name.
+    (
+        "apple_mlx",
+        "RuntimeError: [metal::malloc] Attempting to allocate 123456789 bytes which is greater than the "
+        "maximum allowed buffer size of 1000 bytes.",
+    ),
+    ("apple_mlx", "mlx-serve: model frob-7b could not be loaded"),
+    # Axera Pulsar2: its frozen yamain package in a traceback and in its loguru lines.
+    (
+        "axera",
+        '  File "<frozen yamain.command.build>", line 10, in build\nAssertionError: frob is not supported',
+    ),
+    ("axera", "2031-01-01 10:00:00.000 | ERROR    | yamain.command.build:quant:42 - calibration failed"),
+    # Edge TPU compiler: a TFLite parse error under the compiler's banner, and an operation log status.
+    (
+        "edge_tpu",
+        "Edge TPU Compiler version 16.0.1\nERROR: Didn't find op for builtin opcode 'FROB' version '9'.\n"
+        "ERROR: Registration failed.",
+    ),
+    (
+        "edge_tpu",
+        "CONV_2D  2  Operation is otherwise supported, but not mapped due to some unspecified limitation",
+    ),
+    # AWS Neuron: a fatal line of one of neuronx-cc's HLO passes, torch-neuron's logger.
+    ("aws_neuron", "2031-01-01 10:00:00.1: F hilo/hlo_passes/FrobPass.cc:12] ERROR: unsupported widget"),
+    ("aws_neuron", "WARNING:Neuron:frob could not be partitioned for the NeuronCore"),
+    # Android NNAPI: the runtime's Manager and the HAL's versioned methods and package.
+    ("android_nnapi", "E/Manager: IDevice::getSupportedOperations returned the error DEVICE_UNAVAILABLE"),
+    ("android_nnapi", "getSupportedOperations_1_3 failure: Status(EX_TRANSACTION_FAILED)"),
+    ("android_nnapi", "android.hardware.neuralnetworks@1.3::IDevice/frob-npu could not be found"),
 ]
 
 
@@ -168,6 +207,23 @@ def test_json_says_which_uncovered_tool(capsys: pytest.CaptureFixture[str]) -> N
         ("tflite", "ValueError: Failed to load delegate from libedgetpu.so.1"),
         # Apple's ANE compiler is Core ML's.
         ("coreml", "MILCompilerForANE error: failed to compile ANE model using ANEF."),
+        # s35u: TFLite's NNAPI delegate names NNAPI's result codes, not its runtime or HAL: TFLite's.
+        (
+            "tflite",
+            "NN API returned error ANEURALNETWORKS_BAD_DATA at line 12 while completing NNAPI compilation.",
+        ),
+        # s35u: the same op-version error without the Edge TPU compiler's banner is TFLite's.
+        (
+            "tflite",
+            "ERROR: Didn't find op for builtin opcode 'FROB' version '9'. An older version of this builtin "
+            "might be supported. Are you using an old TFLite binary with a newer model?",
+        ),
+        # s35u: a frame of OpenVINO's CPU plugin is OpenVINO's.
+        (
+            "openvino",
+            "Exception from src/inference/src/cpp/core.cpp:80:\n"
+            "Exception from src/plugins/intel_cpu/src/node.cpp:700:\nthe frob widget could not be compiled",
+        ),
     ],
 )
 def test_a_covered_tools_own_markers_still_win(kb: KnowledgeBase, family: str, message: str) -> None:
@@ -194,6 +250,9 @@ def test_a_covered_tools_own_markers_still_win(kb: KnowledgeBase, family: str, m
         "ValueError: popartist not found",  # "popart" inside a word
         "optimizeGraph failed for the subgraph",  # "zegraph" inside a word
         "taxclass lookup failed",  # "axcl" inside a word
+        "Benyamain.update() failed",  # "yamain." ending a longer name
+        "the ycnml token and cnmlx",  # "cnml" inside words
+        "IDXGIDevice::GetAdapter failed",  # another IDevice interface, not NNAPI's getSupportedOperations
     ],
 )
 def test_look_alikes_name_no_uncovered_tool(text: str) -> None:
