@@ -1761,6 +1761,13 @@ _HAILO: Markers = (
     ("solving the allocation (mapping)", STRONG),
     ("trying parallel mapping", STRONG),
     ("successful partition and allocation", STRONG),
+    # s35u: the Dataflow Compiler's exception classes as its CLI prints them without their module
+    # ("[error] BackendAllocatorException: Compilation failed: ..." from the allocator; the parser's
+    # hailo_sdk_client.model_translator.exceptions ParsingWithRecommendationException and MisspellNodeError,
+    # which hailo-ai/hailo_model_zoo imports and Hailo's community posts quote)
+    ("backendallocatorexception", STRONG),
+    ("parsingwithrecommendationexception", STRONG),
+    ("misspellnodeerror", STRONG),
 )
 _VITIS_AI: Markers = (
     ("vai_q_pytorch", STRONG),
@@ -1836,6 +1843,11 @@ _SOPHGO: Markers = (
     ("cvikernel", STRONG),
     ("cviruntime", STRONG),
     ("cvi_nn_", STRONG),
+    # s35u: the BM168x runtime's log prefix "[BMRT][<function>:<line>] FATAL|INFO:..." (libsophon bmrt_test /
+    # load_bmodel output in sophgo's tpu-mlir and sophon-demo docs) and bmlib's status names (bmlib_runtime.h
+    # bm_status_t: BM_ERR_DEVNOTREADY, BM_ERR_FAILURE, BM_ERR_TIMEOUT, BM_ERR_PARAM, BM_ERR_NOMEM...)
+    ("[bmrt][", STRONG),
+    ("bm_err_", STRONG),
 )
 _CAMBRICON: Markers = (
     ("magicmind", STRONG),
@@ -1868,6 +1880,9 @@ _CAMBRICON: Markers = (
     ("cnml_status_", STRONG),
     ("cnmlstatus", STRONG),
     ("cnml", MEDIUM),
+    # s35u: CNNL's own log prefix ("[CNNL] [Error]:[cnnlConvolutionForward] ...", "[CNNL] [Warning]:...", as
+    # Cambricon's torch_mlu tests quote the library)
+    ("[cnnl]", STRONG),
 )
 _HORIZON: Markers = (
     ("hb_mapper", STRONG),

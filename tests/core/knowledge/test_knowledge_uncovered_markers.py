@@ -133,9 +133,15 @@ CASES = [
     # Sophgo: the CV18xx kernel library's parameter check and the CV18xx runtime's C API.
     ("sophgo", "cvkcv181x tiu min pool: wrong parameter"),
     ("sophgo", "CVI_NN_RegisterModel failed, err -1"),
+    ("sophgo", "[BMRT][load_bmodel:1234] FATAL:frob.bmodel is not a valid model file"),
+    ("sophgo", "bm_dev_request returned BM_ERR_DEVNOTREADY"),
+    # Hailo: the Dataflow Compiler's exception classes without their module.
+    ("hailo", "[error] BackendAllocatorException: Compilation failed: no valid frob partition"),
+    ("hailo", "ParsingWithRecommendationException: Parsing failed. The errors found in the graph are: frob"),
     # Cambricon: CNML's log prefix and status names.
     ("cambricon", "[cnmlError] the frob tensor shape does not match its op"),
     ("cambricon", "cnmlCompileBaseOp returned CNML_STATUS_INVALIDPARAM"),
+    ("cambricon", "[2031-1-1 10:00:00] [CNNL] [Error]:[cnnlFrobForward] the frob tensor is too large"),
     # MediaTek NeuroPilot: LiteRT's MediaTek dispatch failing to restore NeuroPilot's compiled network.
     ("neuropilot", "Failed to create invocation context: Failed to restore model from compiled network"),
     # Apple MLX: the Metal allocator's errors, and mlx-serve by its name.
