@@ -380,6 +380,138 @@ LATE_KINDS: tuple[ReasonKind, ...] = (
         "the ones it has, names them), or use the build or package of the tool that has '{value}' (a web, "
         "GPU or mobile build has values another build lacks).",
     ),
+    ReasonKind(
+        "ops-need-kernels",
+        r"(?i:\bsome (?:of the )?(?:operators|ops) (?:in the model )?are not supported by (?:the )?)"
+        r"(?P<runtime>(?i:(?:standard|native) (?:TensorFlow Lite|TFLite) runtime))[^\n]{0,600}?"
+        r"(?i:\boperators for which\s{1,3}you will need custom implementations)\s{0,2}:\s{0,2}"
+        r"(?P<ops>[A-Za-z_]\w{0,80}(?:,\s{0,2}[A-Za-z_]\w{0,80}){0,80})",
+        "The line says the model holds operations the {runtime} has no kernel for: {ops}. TensorFlow Lite's "
+        "builtin operator set is smaller than TensorFlow's, and the converter refuses an op outside it "
+        "unless told how that op will run.",
+        "Tell the converter how those ops run: keep them as TensorFlow ops (converter.target_spec."
+        "supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS, tf.lite.OpsSet.SELECT_TF_OPS], or "
+        "--enable_select_tf_ops with tflite_convert) and ship the app with the select-TF-ops (Flex) library, "
+        "or set allow_custom_ops=True only for ops you give your own kernels; otherwise rewrite the listed "
+        "ops into ones the {runtime} has, or leave them out of the graph you convert (an input pipeline's "
+        "dataset ops; TensorFlow 1 control flow such as Switch, Merge, Enter and Exit, which control flow v2 "
+        "replaces with While and If).",
+    ),
+    ReasonKind(
+        "control-flow-v1",
+        r"(?i:\bsupport(?:ed)? control flow ops)\s{0,2}:\s{0,2}"
+        r"(?P<ops>[A-Z]\w{1,40}(?:,\s{0,2}[A-Z]\w{1,40}){0,12})",
+        "The line names TensorFlow 1 control flow ops ({ops}): Switch, Merge, Enter, Exit, NextIteration and "
+        "LoopCond are what tf.cond and tf.while_loop build in a TensorFlow 1 graph, and TensorFlow Lite has "
+        "no kernel for them; it converts control flow only in its v2 form (While and If ops, their branches "
+        "as functions).",
+        "Give the converter control flow v2: call tf.compat.v1.enable_control_flow_v2() (or "
+        "tf.compat.v1.enable_v2_behavior()) before the graph is built and export it again, or export from "
+        "TensorFlow 2 (a SavedModel or a concrete function) and convert with the current (MLIR) converter; "
+        "a graph that cannot be rebuilt must leave the branch or loop that makes {ops} to the calling code.",
+    ),
+    ReasonKind(
+        "ir-version-opset-import",
+        r"(?i:\bmodel with IR version)\s{1,2}(?P<bound>[<>]=?\s{0,2}\d{1,2})\s{1,2}"
+        r"(?P<rule>(?i:cannot have opset_import specified|must specify opset_import(?: for ONNX)?))",
+        "The ONNX checker says the model's ir_version and its opset_import disagree: a model with IR version "
+        "{bound} {rule}. opset_import came with IR version 3, so an ir_version below 3 beside an opset list "
+        "(most often an ir_version never set, left at 0, in a ModelProto built by hand) or one of 3 or more "
+        "without an opset for the ONNX domain is a model no release reads.",
+        "Make the two agree where the model is written: build it with onnx.helper.make_model, which sets "
+        "ir_version to the installed onnx's and imports an opset of the ONNX domain, or set model.ir_version "
+        "to the IR version that goes with the opset it imports (onnx's docs/Versioning.md pairs them) and "
+        "give it an opset_import entry for the ONNX domain (domain ''); then run onnx.checker.check_model "
+        "again.",
+    ),
+    ReasonKind(
+        "weights-invalid",
+        r"(?i:\binvalid)\s{1,2}`(?P<weights>[A-Za-z_]\w{0,40})`\s{1,2}(?i:weights)\b",
+        "TensorRT refused the `{weights}` weights of a layer: their count is not what the layer's kind and "
+        "its input need (a scale layer's shift, scale and power take one value in all, one per channel of "
+        "its input or one per element, by its mode; a convolution's kernel and bias follow its channels). "
+        "TensorRT's line before this one ('{weights} weights has count N but M was expected') gives both "
+        "counts.",
+        "Compare that layer's {weights} parameter with the tensor it receives: a normalisation or scale "
+        "sized for another number of channels than its input has, or weights that the converter reshaped "
+        "or read for another layout; fix the model or its export so the counts agree, and where the source "
+        "model runs as it is in its framework, try the converter's latest release (Torch-TensorRT, the ONNX "
+        "parser), since the count it passes is then its own.",
+    ),
+    ReasonKind(
+        "target-platform-mismatch",
+        r"(?P<what>(?i:\btarget[_ ]platform))\s{1,2}(?i:does not match|doesn'?t match|mismatch(?:es|ed)?)\b",
+        "The line says the model's {what} does not match the device that loads it: the model was converted "
+        "for another chip or platform (for RKNN and RKLLM, the target_platform given to rknn.config or "
+        "rkllm.build names one Rockchip SoC), and the runtime refuses it on any other.",
+        "Convert the model again with {what} set to the chip of the device that runs it (for Rockchip, its "
+        "SoC: rk3588, rk3576, rk3568, rk3566, rk3562...; the board's /proc/device-tree/compatible names it), "
+        "using the converter release that matches the runtime library on the device, and load that file.",
+    ),
+    ReasonKind(
+        "adaptive-pool-uneven",
+        r"(?i:\badaptive[ _]?\w{0,8}pool\w{0,6})\b[^\n]{0,40}?(?i:input[_ ]size)\s{0,2}[:=]\s{0,2}"
+        rf"(?P<input>{_DIMS}|\d{{1,6}}(?: \d{{1,6}}){{0,3}})\s{{0,2}}[,;]?\s{{0,2}}"
+        rf"(?i:output[_ ]size)\s{{0,2}}[:=]\s{{0,2}}(?P<output>{_DIMS}|-?\d{{1,6}}(?: -?\d{{1,6}}){{0,3}})",
+        "An adaptive pool goes from input size {input} to output size {output}. ONNX has no adaptive "
+        "pooling, so the converter writes it as a plain pool whose kernel and stride come from input over "
+        "output, which is exact only where each spatial input size is a whole multiple of the output size "
+        "(and both are known when converting); here one is not.",
+        "Make the sizes fit: export with a fixed input shape whose size at this pool is a multiple of its "
+        "output size (resize or pad the input, or change the export's input shape), set the pool's "
+        "output_size to sizes that divide those it receives, or replace the adaptive pool in the model with "
+        "a plain pool of fixed kernel and stride; {input} and {output} are the sizes to compare.",
+    ),
+    ReasonKind(
+        "attribute-type-mismatch",
+        r"(?i:\bmismatched attribute type in)\s{1,2}'[^'\n]{0,120}?:\s{0,2}(?P<attr>[A-Za-z_]\w{0,60})'",
+        "The ONNX checker found a node's attribute '{attr}' written with another type than the op's schema "
+        "declares for it at the model's opset (its AttributeProto.type differs, or was left unset): the "
+        "exporter or the code that built the node gave '{attr}' a value of another kind than the op takes.",
+        "Find that node (the checker's 'Bad node spec' context shows its op and attributes) and give "
+        "'{attr}' the type the op's schema lists for the model's opset (onnx's Operators.md): build the "
+        "attribute with onnx.helper.make_attribute or make_node, which set the type from the value, or "
+        "change the source-model code that the exporter traced into it (a Python value that is not a tensor "
+        "where the op takes one); then check the model again.",
+    ),
+    ReasonKind(
+        "nhwc-node-not-selected",
+        r"\bOpType:\s{0,2}(?P<op>[A-Za-z]\w{0,60}) with domain:\s{0,2}com\.ms\.internal\.nhwc was inserted "
+        r"using the NHWC format as requested by (?P<ep>\w{1,80})",
+        "{ep} asked onnxruntime for {op} in the NHWC layout, and onnxruntime's layout transformer rewrote "
+        "that node into its internal NHWC domain for it; {ep} then did not take the rewritten node, so no "
+        "provider can run it and the session is refused (onnxruntime's own text calls this a bug of the "
+        "layout transformer or of the provider's GetCapability).",
+        "Find why {ep} declined {op}: run with the session's log severity at verbose (0) to see its reason, "
+        "and check that the provider's own libraries and SDK release are the ones this onnxruntime release "
+        "was built with (a backend that cannot compile the node declines it after asking for its layout); "
+        "pin the onnxruntime and provider releases the model was verified with, or try the newest, and "
+        "report it to onnxruntime with the model if it stays.",
+    ),
+    ReasonKind(
+        "special-piece-undefined",
+        r"\bid for `(?P<piece>[^`\s]{1,40})` is not defined",
+        "SentencePiece was asked to add the special piece `{piece}` to each encoding (its 'bos' or 'eos' "
+        "extra option), but the tokenizer model defines no id for `{piece}`: it was trained without that "
+        "piece (its bos_id or eos_id set to -1) or calls it by another name.",
+        "Stop asking for `{piece}` where the model has none: encode, or convert the tokenizer, without "
+        "adding that special token (no 'bos' or 'eos' extra option; add_bos_token or add_special_tokens off "
+        "in the converter), and add the token's id yourself only where the model's vocabulary has it under "
+        "another name; or use the tokenizer model that belongs to the model, which defines `{piece}`.",
+    ),
+    ReasonKind(
+        "trt-ep-engine-not-built",
+        r"\bTensorRT EP could not build [Ee]ngine for fused node:?\s{0,2}(?P<node>[A-Za-z_][\w.-]{0,120})",
+        "onnxruntime's TensorRT provider handed the subgraph {node} to TensorRT, and TensorRT's builder "
+        "returned no engine for it: TensorRT refused a layer, shape or data type in it, or had too little "
+        "workspace. TensorRT's own error lines, printed just before this one (through the provider's log), "
+        "say which.",
+        "Read TensorRT's error above this line (log severity 0 shows all of it) and change what it names in "
+        "the model: static shapes, or shape ranges for dynamic inputs (trt_profile_min_shapes, "
+        "trt_profile_opt_shapes, trt_profile_max_shapes), and an op TensorRT refuses exported in another "
+        "form (onnx-simplifier folds shape computations); or keep {node}'s ops off TensorRT "
+        "(trt_op_types_to_exclude in recent releases) or run the model on the CUDA provider alone.",
+    ),
 )
 """Kinds tried after the value kinds and before the hint rows (written by s32a), each from a reason line that
 a GENERIC dev answer (full KB or leave-source-out) only quoted: a Python name not defined (round30.jsonl:32),
@@ -388,8 +520,19 @@ library refused for its executable stack (round24.jsonl:40), a crash inside a na
 (round13.jsonl:18), an op not registered at an opset (round13.jsonl:17), an op not in a plugin's registry
 (round28.jsonl:36), an object of another type than the call takes (messages.jsonl:156), a node's count of
 inputs a converter does not expect (round20.jsonl:41), the only case a step supports with the case it is tied
-to (round33.jsonl:9), a value an option refuses (round24.jsonl:6).  The older kinds keep every line they
-read."""
+to (round33.jsonl:9), a value an option refuses (round24.jsonl:6).  Then (s35a), each from a vendor's own
+source or docs: ops TensorFlow Lite's builtin runtime has no kernel for (toco's tflite/export.cc; the select
+TF ops guide, lite/g3doc/guide/ops_select.md), TensorFlow 1 control flow ops (the converter's control-flow
+check; TensorFlow's "Control Flow in TensorFlow Lite" RFC: While and If of control flow v2), an IR version
+against opset_import (onnx/checker.cc check_model), TensorRT's invalid weights of a layer (its IScaleLayer
+and ScaleMode docs: one value, one per channel, one per element), a model converted for another target
+platform (rknn-toolkit2's and rknn-llm's target_platform), an adaptive pool whose sizes do not divide
+(Paddle2ONNX's op_mapper/nn.py and mapper/nn/pool2d.cc, is_same_span), an attribute of another type than its
+schema's (onnx/defs/schema.cc OpSchema::Verify), a node onnxruntime rewrote to NHWC for a provider that then
+did not take it (onnxruntime/core/framework/graph_partitioner.cc), a special piece SentencePiece was asked to
+add that its model lacks (sentencepiece_processor.cc, extra options bos/eos), and no TensorRT engine for a
+fused node (onnxruntime's tensorrt_execution_provider.cc, buildEngineWithConfig returning null).  The older
+kinds keep every line they read."""
 
 _SHAPE_WORD = r"(?P<what>shapes?|dimensions?|dims?|rank|n_dims|ndims?|sizes?|batch(?:[ _]size)?|channels?)"
 _I = "(?i:{})"
