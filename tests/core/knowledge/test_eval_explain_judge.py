@@ -166,7 +166,15 @@ def test_every_verdict_is_a_dev_record_with_the_fields_agreement_reads() -> None
     for v in verdicts:
         assert {"id", "source", "entry", "specific", "why", "advice_sha1", "role"} <= v.keys(), v
         assert isinstance(v["specific"], bool) and len(str(v["advice_sha1"])) == 12
-    assert {v["role"] for v in verdicts} == {"tuning", "validation", "s30f", "s31b", "s32b", "s32h-lso"}
+    assert {v["role"] for v in verdicts} == {
+        "tuning",
+        "validation",
+        "s30f",
+        "s31b",
+        "s32b",
+        "s32h-lso",
+        "s35h-lso",
+    }
     assert not (JUDGED.parent / "hand_draws_s30f.md").exists()  # folded into the jsonl
 
 
