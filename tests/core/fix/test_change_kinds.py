@@ -125,7 +125,15 @@ def _quantised_run(model: Path, x: np.ndarray, tmp_path: Path, **options: object
         weight_type=QuantType.QInt8,
         **options,  # type: ignore[arg-type]
     )
-    return ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    # Run as the QDQ graph says (each QuantizeLinear/DequantizeLinear pair rounds and clamps in float), not
+    # through the int8 kernels the CPU provider fuses it into: on an x86 CPU without VNNI those saturate
+    # (onnxruntime's quantization docs, U8S8). int8-channel-spread's per-channel model measured 0.18
+    # through them on an AMD EPYC without VNNI, within 0.1 as its graph computes; the accelerator the fix
+    # is for runs the QDQ model's arithmetic, not this host's kernels.
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(out), options, providers=["CPUExecutionProvider"])
+    return session.run(None, {"x": x})[0]
 
 
 def _golden(model: Path, x: np.ndarray) -> np.ndarray:
@@ -142,7 +150,8 @@ def test_int8_weight_channels_that_spread_are_quantised_per_channel(tmp_path: Pa
     golden = _golden(model, x)
     per_tensor = _dist(golden, _quantised_run(model, x, tmp_path, per_channel=False))
     per_channel = _dist(golden, _quantised_run(model, x, tmp_path, per_channel=True))
-    assert per_channel <= 0.1 < per_tensor
+    assert per_channel <= result.tolerance.output < per_tensor
+    assert per_channel == pytest.approx(result.after.worst_output[1], rel=1e-6)
     assert result.before.worst_output[1] == pytest.approx(per_tensor, rel=1e-6)
     assert result.after.worst_output[1] == pytest.approx(per_channel, rel=1e-6)
 
@@ -336,7 +345,7 @@ def test_int8_changes_are_onnxruntime_quantizer_options_that_meet_the_tolerance(
     kwargs = {k: v for k, v in conf.items() if k != "_comment"}
     assert kwargs["nodes_to_exclude"] == [] and kwargs["per_channel"] is False
     got = _dist(_golden(model, x), _quantised_run(model, x, tmp_path, **kwargs))
-    assert got <= 0.1 and got == pytest.approx(result.after.worst_output[1], rel=1e-6)
+    assert got <= result.tolerance.output and got == pytest.approx(result.after.worst_output[1], rel=1e-6)
     (change,) = result.changes
     if change.kind == "per_channel":
         assert overrides == {"w": [{"axis": 0}]}
