@@ -332,12 +332,14 @@ def test_int8_changes_are_onnxruntime_quantizer_options_that_meet_the_tolerance(
     """The emitted quantize_static keywords, handed to onnxruntime's quantizer as they are (rmin/rmax as
     numpy.float32, as the file says), make an int8 model within the tolerance, as the trial found; the
     other toolchains' files say what they cannot express."""
-    from dumpscope.core.fix.emit import emit
+    from dumpscope.core.fix.emit import INT8_HOST_NOTE, emit
 
     model, x, result = _fix(tmp_path, case, "int8")
     out = tmp_path / "e"
     emit(onnx.load(model), result.changes, out, "int8")
     conf = json.loads((out / "onnxruntime_quantization.json").read_text())
+    # how the tolerance was checked (the QDQ graph as written, as _quantised_run below) and the host caveat
+    assert conf["_comment"][-1] == INT8_HOST_NOTE and "reduce_range=True" in INT8_HOST_NOTE
     overrides = conf["extra_options"]["TensorQuantOverrides"]
     for entries in overrides.values():
         for o in entries:
