@@ -40,6 +40,9 @@ _ASCEND: Markers = (
     ("hccl", STRONG),
     ("hcom", WEAK),
     ("mindie", STRONG),
+    # MindIE-LLM's model package, ATB Models (Ascend Transformer Boost): its Python modules in tracebacks
+    # ("atb_llm/runner/model_runner.py", "atb_llm.models...") and in MindIE's own messages about them.
+    ("atb_llm", STRONG),
     # Session s20d: msprobe, the accuracy tool of Ascend's mstt (debug/accuracy_tools/msprobe): its exceptions
     # "[msprobe] ..." prefix (core/common/exceptions.py) and its package in tracebacks (msprobe.core...,
     # msprobe.pytorch..., msprobe.mindspore...).
