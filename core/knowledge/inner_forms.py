@@ -1,4 +1,4 @@
-"""The tools' own inner forms, as wording cues (sessions s32i, the claimed tools, and s35f, the new families).
+"""The tools' own inner forms, as wording cues (s32i and s36b: the claimed tools; s35f: the new families).
 
 With a tool's markers blanked (``bench/eval_explain.py --blank-markers``) or never pasted, what is left of its
 own text is often a form its sources print around a name, a number or a path: no 4-gram of its wording
@@ -56,7 +56,33 @@ message's cue turned, not its answer), Paddle's bare variable ``<name>.tmp_N`` (
 onnxruntime and RKNN logs in the scan noise), torch.onnx's ``aten.<op>.default`` (ExecuTorch's QNN,
 Torch-TensorRT and LiteRT entries print it), TFLite's ``Node number N (<OP>)`` left as ``N (<OP>)``
 (onnxruntime, TensorRT, CANN and Core ML texts hold ``N (<name>)``), MNN's operator list ``A | B`` (other
-tools' tables) and its converter's ``[HH:MM:SS] file:line: `` (dmlc's, which TVM prints too)."""
+tools' tables) and its converter's ``[HH:MM:SS] file:line: `` (dmlc's, which TVM prints too).
+
+Session s36b added more of the claimed tools' forms under the same rules, each cited to the tool's source and
+held in its own tool's dev messages only (the number of dev messages holding it with their markers blanked):
+torch_npu's error head ``(PID:N, Device:N, RankID:N)`` 21 and its allocator's ``(NPU N; X GiB total
+capacity; `` 1; onnxruntime-web's own ``<file>.ts:N`` sources 2, its Java binding's ``OrtSession.java:N`` 3
+and its execution providers' ``providers/<provider>/<file>.cc:N`` 7; TensorRT 7's ``<file> (N) - Error in
+<function>:`` 8 (and one onnxruntime TensorRT execution provider record that accepts tensorrt), its default
+layer's ``(Unnamed Layer* N) [<kind>]:`` 4 and Torch-TensorRT's ``[Torch-TensorRT] - <sentence>`` 4;
+Qualcomm's FastRPC ``<file>.c:N:`` 3 and its converters' ``converters/onnx/onnx_to_ir`` 1; onnx's schema
+registry's ``with name <op> (domain: `` 1; onnxsim's ``in simplify`` frame over one of its own lines 9 (and
+one onnx record that accepts onnxsim).  No scan-noise line holds any of them; the KB entries that hold one are
+all of its own tool.
+
+On ``bench/eval_explain.py --blank-markers``: first tool right ascend 75 -> 78 of 90, onnxruntime 198 -> 199
+of 230, onnxsim 11 -> 12 of 14, qualcomm 52 -> 54 of 66, tensorrt 173 -> 177 of 196 (claimed 652 -> 663 of
+761), confident and wrong 23 -> 21 (onnxsim 2 -> 1, tensorrt 6 -> 5); the new families did not move (290 of
+369, 6).  Measured and dropped: the QNN/SNPE converters' log line ``<time>,<ms> - <line> - <LEVEL> - `` (a
+Qualcomm marker already, :data:`.family._QAIRT_PY_LOG`), TensorRT's ``Skipping tactic 0x<N>`` (a TensorRT
+log in the scan noise holds it), its Myelin tensor names ``__mye<N>`` (no source to cite), onnxruntime's
+``providers/<provider>/`` without a line (links to its files in the scan noise), onnxsim's bare ``line N, in
+simplify`` (other tools' ``simplify`` functions), TensorRT's layer kinds without the name's bracket before
+them (onnx-tensorrt's ``node number N [<OnnxOp>]:`` is another form), RKNN-Toolkit 1's Acuity
+``netbuilder.py`` and ``layer/<x>layer.py`` frames (VeriSilicon's Acuity is other NPU vendors' toolkits'
+too), and what blanking leaves of a marker alone (RKNN's ``Export      model failed!``, its compiler's pass
+names after ``rknn::RKNN``).  The float16 converter's misses are onnxruntime's texts about float16 models: no
+form of the converter's own is left in them."""
 
 from __future__ import annotations
 
@@ -257,6 +283,102 @@ COREML_OP_TYPE = LazyPattern(r"op \\?\"[^\"\n]{1,200}\\?\" \(op_type: [a-z_]\w{0
 or scalar but got ...`` (coremltools/converters/mil/mil/operation.py and input_type.py: ``'Op "{}" (op_type:
 {}) '.format(...)``), its quotes escaped where the message is printed inside JSON."""
 
+TORCH_NPU_ERROR_HEAD = LazyPattern(r"\(pid:\d{1,9}, device:-?\d{1,4}, rankid:-?\d{1,9}\)")
+"""torch_npu's error head, ``[ERROR] 2024-11-14-15:58:45 (PID:2590239, Device:0, RankID:-1) ERR99999 UNKNOWN
+application exception`` (Ascend/pytorch torch_npu/csrc/core/npu/NPUException.cpp, formatErrorCode: ``"(PID:"
+<< getpid() << ", Device:" << deviceIndex << ", RankID:" << rank_id << ") "``): with its ``ERR<NNNNN>`` code
+blanked, the process, device and rank in brackets are left."""
+
+TORCH_NPU_OOM = LazyPattern(r"\(npu \d{1,3}; \d{1,6}(?:\.\d{1,3})? [kmgt]ib total capacity; ")
+"""torch_npu's caching allocator when the device is full, ``NPU out of memory. Tried to allocate 450.00 MiB
+(NPU 0; 61.27 GiB total capacity; 55.97 GiB already allocated; ...)`` (Ascend/pytorch torch_npu/csrc/core/npu/
+NPUCachingAllocator.cpp, the CUDA allocator's sentence with ``NPU`` for ``GPU``): the device named ``NPU``
+before the capacity."""
+
+ORT_WEB_SOURCE = LazyPattern(
+    r"\b(?:proxy-wrapper|session-handler(?:-inference)?|inference-session-impl|backend-wasm|wasm-core-impl"
+    r"|wasm-factory)\.ts:\d"
+)
+"""onnxruntime-web's own TypeScript sources in a browser's stack, ``at e.run (proxy-wrapper.ts:215:17) at e.
+SessionHandler.run (session-handler.ts:100:15) at .run (inference-session-impl.ts:108:40)``
+(microsoft/onnxruntime js/web/lib/wasm/proxy-wrapper.ts, session-handler-inference.ts (session-handler.ts
+before 1.16), wasm-core-impl.ts, wasm-factory.ts, js/web/lib/backend-wasm.ts and
+js/common/lib/inference-session-impl.ts): a file of its own and its line."""
+
+ORT_JAVA_SESSION = LazyPattern(r"\bortsession(?:\.java:\d|\.<init>|\.createsession\b)")
+"""onnxruntime's Java binding in a Java stack, ``at ai.onnxruntime.OrtSession.createSession(Native Method) at
+ai.onnxruntime.OrtSession.<init>(OrtSession.java:82)`` (microsoft/onnxruntime
+java/src/main/java/ai/onnxruntime/OrtSession.java, whose constructor calls the native createSession): with
+``ai.onnxruntime`` (a marker) blanked, the class's file, constructor or native loader is left."""
+
+ORT_EP_SOURCE = LazyPattern(
+    r"\bproviders[/\\](?:cpu|cuda|dml|webgpu|tensorrt|openvino|qnn|cann|coreml|nnapi|xnnpack|js|rocm|migraphx"
+    r"|vitisai|shared_library|acl|armnn|rknpu|snpe|azure|dnnl|tvm|webnn)[/\\][\w/\\.-]{1,160}\.(?:cc|h|cpp|cu)[:(]\d"
+)
+"""onnxruntime's execution providers' sources in a location, ``.../onnxruntime/core/providers/webgpu/
+buffer_manager.cc:562`` and ``...\\onnxruntime\\core\\providers\\dml\\...\\.cpp(64)`` (microsoft/onnxruntime
+onnxruntime/core/providers/<provider>/, one folder per execution provider): with ``onnxruntime/core/`` (a
+marker) blanked, ``providers/<provider>/<file>:<line>`` is left; a link to a file (no line) does not count."""
+
+TRT_OLD_ERROR = LazyPattern(r"\.(?:h|hpp|cpp|cu) \(\d{1,5}\) - (?:[\w ]{0,40} )?error in {1,40}\w{1,80}: ")
+"""TensorRT 7's and 6's error line, ``../rtSafe/cuda/cudaConvolutionRunner.cpp (457) - Cudnn Error in execute:
+3 (CUDNN_STATUS_BAD_PARAM)`` and ``GraphContext.h (26) - Error in GraphContext: 1`` (libnvinfer's ``<file>
+(<line>) - [<library>] Error in <function>: <code> (<name>)``, before TensorRT 8's ``Error Code N:``): the
+line in brackets after a space, then `` - `` and ``Error in <function>:``."""
+
+TRT_LAYER_TYPE = LazyPattern(
+    r"\) \[(?:elementwise|shuffle|convolution|deconvolution|matrix multiply|activation|pooling|reduce|gather"
+    r"|unary|select|fill|constant|concatenation|slice|resize|softmax|scale|padding|topk|pluginv2|cast|identity"
+    r"|shape)\](?:_output|:)"
+)
+"""TensorRT's default layer name and its output's, ``(Unnamed Layer* 0) [ElementWise]: operation AND requires
+boolean inputs`` and ``(Unnamed Layer* 0) [ElementWise]_output`` (NVIDIA's TensorRT samples' logs, e.g.
+sample_cudla's ``{ForeignNode[(Unnamed Layer* 0) [ElementWise]]}``; the layer kinds of NvInfer.h's LayerType
+as TensorRT prints them): with ``Unnamed Layer*`` (a marker) blanked, ``<N>) [<kind>]:`` is left."""
+
+TORCH_TRT_LOG = LazyPattern(r"\] - (?:unsupported operator: |method requested cannot be compiled end to end)")
+"""Torch-TensorRT's logger, ``ERROR: [Torch-TensorRT - Debug Build] - Unsupported operator:
+aten::addcmul(...)`` and ``INFO: [Torch-TensorRT] - Method requested cannot be compiled end to end by
+Torch-TensorRT.TorchScript.`` (pytorch/TensorRT core/util/logging/TorchTRTLogger.cpp, get_global_logger: the
+prefixes ``"[Torch-TensorRT - Debug Build] - "`` and ``"[Torch-TensorRT] - "``;
+core/conversion/conversion.cpp, VerifyConverterSupportForBlock: ``"Method requested cannot be compiled end to
+end by Torch-TensorRT.TorchScript."`` and ``"Unsupported operator: "``): with the tool's name (a marker)
+blanked, its bracket's end and `` - `` before its sentence are left."""
+
+FASTRPC_SOURCE = LazyPattern(
+    r"\b(?:fastrpc_apps_user|apps_mem_imp|apps_std_imp|mod_table|listener_android|fastrpc_perf|fastrpc_pm"
+    r"|fastrpc_config|fastrpc_ioctl|fastrpc_mem|fastrpc_notif|fastrpc_async|fastrpc_cap|rpcmem_linux|log_config"
+    r"|dspqueue_cpu)\.c:\d{1,5}:"
+)
+"""Qualcomm's FastRPC user library, through which QNN's and SNPE's HTP/DSP backends reach the Hexagon DSP,
+``E/<tag>: .../src/apps_mem_imp.c:216:Error : ... _unmap64 failed`` and ``.../src/mod_table.c:863: Error :
+open_mod_table_handle_invoke failed`` (quic/fastrpc src/: fastrpc_apps_user.c, apps_mem_imp.c, apps_std_imp.c,
+mod_table.c, listener_android.c, fastrpc_perf.c, fastrpc_pm.c, fastrpc_config.c, fastrpc_ioctl.c,
+fastrpc_mem.c, fastrpc_notif.c, fastrpc_async.c, fastrpc_cap.c, rpcmem_linux.c, log_config.c,
+dspqueue/dspqueue_cpu.c; its FARF log prints ``<file>:<line>:``): one of its C files and the line."""
+
+QNN_ONNX_TO_IR = LazyPattern(r"converters[/\\.]onnx[/\\.]onnx_to_ir\b")
+"""The QNN/SNPE ONNX converter's frontend in a traceback, ``.../lib/python/qti/aisw/converters/onnx/
+onnx_to_ir.py", line 643, in convert`` (QAIRT lib/python/qti/aisw/converters/onnx/onnx_to_ir.py): with
+``qti/aisw`` (a marker) blanked, ``converters/onnx/onnx_to_ir`` is left."""
+
+ONNX_SCHEMA_REGISTER = LazyPattern(r"trying to register schema with name \S{1,80} \(domain: ")
+"""onnx's operator schema registry, ``Schema error: Trying to register schema with name TreeEnsembleClassifier
+(domain: ai.onnx.ml version: 3) from file .../onnx/defs/traditionalml/old.cc line 175, but it is already
+registered`` (onnx/defs/schema.h, OpSchemaRegistry::RegisterOpSchema: ``"Trying to register schema with name "
+<< op_name << " (domain: " << op_domain << " version: " << ver << ") from file "``)."""
+
+ONNXSIM_SIMPLIFY_FRAME = LazyPattern(
+    r"in simplify\n\s{0,8}(?:model_opt_bytes = c\.simplify\(|check_ok = |model = optimize\("
+    r"|model_bytes = model\.serializetostring\(\))"
+)
+"""onnxsim's ``simplify`` in a traceback, ``File ".../onnxsim/onnx_simplifier.py", line 199, in simplify``
+over ``model_opt_bytes = c.simplify(`` (daquexian/onnx-simplifier onnxsim/onnx_simplifier.py, simplify: since
+0.4 it calls the C++ ``c.simplify(``; before, ``model = optimize(model, skip_fuse_bn, skipped_optimizers)``,
+``check_ok = check(model_ori, model, ...)`` / ``check_ok = model_checking.compare(`` and ``model_bytes =
+model.SerializeToString()``): the function's name and one of its own lines under it; with ``onnxsim`` (a
+marker) blanked, the file's path says nothing."""
+
 INNER_CUES: tuple[tuple[str, str, LazyPattern], ...] = (
     ("tensorrt", "::", TRT_LOCATION),
     ("tensorrt", " (", TRT_ERROR_NAME),
@@ -292,5 +414,17 @@ INNER_CUES: tuple[tuple[str, str, LazyPattern], ...] = (
     ("coreml", "error domain=", COREML_NSERROR),
     ("coreml", "model.mil", COREML_MIL_PROGRAM),
     ("coreml", "(op_type: ", COREML_OP_TYPE),
+    ("ascend", "rankid:", TORCH_NPU_ERROR_HEAD),
+    ("ascend", "total capacity; ", TORCH_NPU_OOM),
+    ("onnxruntime", ".ts:", ORT_WEB_SOURCE),
+    ("onnxruntime", "ortsession", ORT_JAVA_SESSION),
+    ("onnxruntime", "providers", ORT_EP_SOURCE),
+    ("tensorrt", " error in ", TRT_OLD_ERROR),
+    ("tensorrt", ") [", TRT_LAYER_TYPE),
+    ("tensorrt", "] - ", TORCH_TRT_LOG),
+    ("qualcomm", ".c:", FASTRPC_SOURCE),
+    ("qualcomm", "onnx_to_ir", QNN_ONNX_TO_IR),
+    ("onnx", "trying to register schema with name ", ONNX_SCHEMA_REGISTER),
+    ("onnxsim", "in simplify", ONNXSIM_SIMPLIFY_FRAME),
 )
 """``(family, literal, form)``: see the module's text."""
