@@ -2357,7 +2357,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "ort-ep-exception-during-initialization",
         ("onnxruntime",),
-        "exception during initialization: ",
+        "exception during initialization:",
         r"Exception during initialization:\s{0,2}(?P<file>[^\s]{0,200}?onnxruntime[\\/]core[\\/]"
         r"providers[\\/](?!cpu[\\/]|shared)(?P<ep>[a-z][a-z_]{1,23})[\\/][\w\\/.-]{1,160}?\.(?:cc|cpp|h|hpp))[:(]"
         r"(?P<line>\d{1,6})",
