@@ -2352,6 +2352,38 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # s36o: an exception thrown in an execution provider's own code (its source path) while the session
+    # initialises: named before the clause that quotes any such exception.
+    Clause(
+        "ort-ep-exception-during-initialization",
+        ("onnxruntime",),
+        "exception during initialization:",
+        r"Exception during initialization:\s{0,2}(?P<file>[^\s]{0,200}?onnxruntime[\\/]core[\\/]"
+        r"providers[\\/](?!cpu[\\/]|shared)(?P<ep>[a-z][a-z_]{1,23})[\\/][\w\\/.-]{1,160}?\.(?:cc|cpp|h|hpp))[:(]"
+        r"(?P<line>\d{1,6})",
+        "onnxruntime's session initialisation (InferenceSession::Initialize, where the graph is partitioned "
+        "among the execution providers and each one compiles the part it took) was stopped by an exception "
+        "thrown in the code of the {ep} execution provider, at {file}, line {line}: that provider refused or "
+        "failed on this model or on its own set-up (choosing the nodes it can run, building its engine or "
+        "network for its subgraph, loading its runtime libraries or opening its device), not onnxruntime's "
+        "own graph code. onnxruntime prefixes the exception with that location and the C++ function's "
+        "signature; the text after the signature is the provider's own reason.",
+        "Create the session once with providers=['CPUExecutionProvider'] alone: if the model loads, the {ep} "
+        "provider is the cause. Then act on the provider's reason after the signature (the op, shape, layer "
+        "or option its runtime names); install the {ep} provider's runtime (TensorRT, OpenVINO, CUDA and "
+        "cuDNN, the QNN SDK: whichever core/providers/{ep} wraps) in the release this onnxruntime package "
+        "was built against, as onnxruntime's page for that execution provider lists; and where one part of "
+        "the model keeps failing in {ep}, run the model without {ep} in the providers list or keep those "
+        "nodes on the CPU provider.",
+        "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (InferenceSession::Initialize: "
+        "ORT_CATCH(const std::exception& ex) ... 'Exception during initialization: ' + ex.what()); "
+        "include/onnxruntime/core/common/exceptions.h, code_location.h (OnnxRuntimeException: the message "
+        "starts with the throwing file:line and function signature); onnxruntime/core/providers/<ep>/ (each "
+        "execution provider's sources); onnxruntime.ai docs 'Execution Providers' (per-provider "
+        "requirements)",
+        "",
+        REASON,
+    ),
     Clause(
         "ort-exception-during-initialization",
         ("onnxruntime",),

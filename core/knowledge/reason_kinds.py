@@ -512,6 +512,36 @@ LATE_KINDS: tuple[ReasonKind, ...] = (
         "form (onnx-simplifier folds shape computations); or keep {node}'s ops off TensorRT "
         "(trt_op_types_to_exclude in recent releases) or run the model on the CUDA provider alone.",
     ),
+    # s36o: an uncaught C++ exception as Windows reports it (Visual Studio's debugger, Microsoft's docs
+    # 'Unhandled exception ... Microsoft C++ exception: <type> at memory location')
+    ReasonKind(
+        "uncaught-cpp-exception",
+        r"(?i:\bunhandled exception at)\s{1,2}0x[0-9A-Fa-f]{1,16}\s{0,2}\(?(?i:in)\s{1,2}"
+        r"(?P<module>[^\s()]{1,120}?)\)?\s{0,2}:\s{0,2}(?i:Microsoft C\+\+ exception)\s{0,2}:\s{0,2}"
+        r"(?P<type>[A-Za-z_][\w:]{0,120})",
+        "{module} stopped on a C++ exception that no catch block handled (Windows reports it this way, "
+        "naming the exception's type: {type}): the library that threw it used the exception to report "
+        "an error (a model or file it could not read, a device or plugin it could not load, an argument it "
+        "refused), and the error's own message is inside the exception object, not in this line.",
+        "Catch the exception around the calls into the library in {module} and print its message (a try "
+        "block with catch (const std::exception& e) that prints e.what(): the exception classes of OpenVINO, "
+        "onnxruntime and OpenCV derive from std::exception, and catch (...) holds any other); in Visual "
+        "Studio, Exception Settings can break where {type} is thrown, and the call stack at that point names "
+        "the call that failed; then act on the message the exception carries.",
+    ),
+    ReasonKind(
+        "native-result-with-exception-set",
+        r"\bSystemError: <built-in method (?P<method>\w{1,80}) of (?P<owner>[\w.]{1,80}) object at "
+        r"0x[0-9a-fA-F]{1,16}> returned a result with an exception set",
+        "The native method {method} (of a {owner} object: a function of a C or C++ extension module) set a "
+        "Python exception and still returned a value; CPython reports that as this SystemError and chains "
+        "the exception the method set to it, so the real error is printed just above this one (followed by "
+        "'The above exception was the direct cause of the following exception:').",
+        "Read the exception printed before this SystemError and act on it: that is what {method} failed on "
+        "(for a method that builds an interpreter or a session from a model, most often a model file or "
+        "buffer it could not read or an op it does not have); where the log was cut before it, call {method} "
+        "again in a fresh interpreter with the same arguments and print the exception's __cause__.",
+    ),
 )
 """Kinds tried after the value kinds and before the hint rows (written by s32a), each from a reason line that
 a GENERIC dev answer (full KB or leave-source-out) only quoted: a Python name not defined (round30.jsonl:32),
