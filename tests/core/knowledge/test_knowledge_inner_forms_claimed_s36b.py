@@ -16,9 +16,9 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
-from dumpscope.core.knowledge.family import source_gram_counts
 from dumpscope.core.knowledge.inner_forms import INNER_CUES
 from dumpscope.core.knowledge.kb import wording_cue
+from tests.support.inner_forms import assert_cued_alone, cued
 
 S36B_CUES = INNER_CUES[-12:]
 
@@ -50,21 +50,11 @@ INNER = [
 ]
 
 
-def _cued(text: str) -> list[str]:
-    """The families of this session's inner forms that ``text`` holds."""
-    lowered = text.lower()
-    return [family for family, literal, form in S36B_CUES if literal in lowered and form.search(lowered)]
-
-
 @pytest.mark.parametrize(("family", "text"), INNER)
 def test_a_claimed_tools_inner_form_cues_it_without_its_markers(
     kb: KnowledgeBase, family: str, text: str
 ) -> None:
-    assert kb.named_families(text) == []
-    assert family not in source_gram_counts(text.lower())  # none of its 4-grams survives the names
-    assert _cued(text) == [family]
-    assert wording_cue(text.lower()) == (family,)
-    assert kb.lookup(text, top=1)[0].entry.family == family
+    assert_cued_alone(kb, family, text, S36B_CUES)
 
 
 def test_each_of_this_sessions_cues_is_tested() -> None:
@@ -114,7 +104,7 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_look_alikes_of_this_sessions_inner_forms_cue_none_of_them(text: str) -> None:
-    assert _cued(text) == []
+    assert cued(text, S36B_CUES) == []
 
 
 def test_the_earlier_forms_stay_their_own() -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
-from dumpscope.core.knowledge.family import source_gram_counts
 from dumpscope.core.knowledge.inner_forms import INNER_CUES
 from dumpscope.core.knowledge.kb import wording_cue
+from tests.support.inner_forms import assert_cued_alone, cued
 
 NEW_FAMILIES = ("openvino", "tflite", "paddle2onnx", "tvm", "mnn", "ncnn", "coreml")
 
@@ -77,21 +77,11 @@ INNER = [
 ]
 
 
-def _cued(text: str) -> list[str]:
-    """The families of the inner forms ``text`` holds."""
-    lowered = text.lower()
-    return [family for family, literal, form in INNER_CUES if literal in lowered and form.search(lowered)]
-
-
 @pytest.mark.parametrize(("family", "text"), INNER)
 def test_a_new_tools_inner_form_cues_it_without_its_markers(
     kb: KnowledgeBase, family: str, text: str
 ) -> None:
-    assert kb.named_families(text) == []
-    assert family not in source_gram_counts(text.lower())  # none of its 4-grams survives the names
-    assert _cued(text) == [family]
-    assert wording_cue(text.lower()) == (family,)
-    assert kb.lookup(text, top=1)[0].entry.family == family
+    assert_cued_alone(kb, family, text, INNER_CUES)
 
 
 def test_each_new_families_cue_is_tested() -> None:
@@ -148,7 +138,7 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_look_alikes_of_the_new_inner_forms_cue_no_new_family(text: str) -> None:
-    assert not set(_cued(text)) & set(NEW_FAMILIES)
+    assert not set(cued(text, INNER_CUES)) & set(NEW_FAMILIES)
     assert not set(wording_cue(text.lower())) & set(NEW_FAMILIES)
 
 

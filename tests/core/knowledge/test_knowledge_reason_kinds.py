@@ -29,6 +29,7 @@ from dumpscope.core.knowledge.reason_kinds import (
     reason_hint,
     reason_kind,
 )
+from tests.support.reason_kinds import assert_reads_and_says
 
 READ = [
     # dev messages.jsonl:9 (rknn-toolkit's load_onnx)
@@ -402,21 +403,9 @@ QUOTED_READ = [
 ]
 
 
-def _reads_and_says(line: str, kind: str, values: dict[str, str]) -> None:
-    """The line reads as ``kind`` with ``values``, and the kind's advice says every value it read."""
-    read = reason_kind(line)
-    assert read is not None, line
-    assert read[0].name == kind
-    assert dict(read[1]) == values
-    text = fill(read[0].cause + " " + read[0].fix, read[1])
-    assert not re.search(r"\{[a-z_0-9]+\}", text), text
-    for value in values.values():  # every value read is said in the advice (cause or fix)
-        assert value in text, (value, text)
-
-
 @pytest.mark.parametrize(("line", "kind", "values"), QUOTED_READ)
 def test_each_new_kind_reads_its_values_from_the_line(line: str, kind: str, values: dict[str, str]) -> None:
-    _reads_and_says(line, kind, values)
+    assert_reads_and_says(line, kind, values)
 
 
 REFUSED = [
@@ -606,7 +595,7 @@ S35A_READ = [
 
 @pytest.mark.parametrize(("line", "kind", "values"), S35A_READ)
 def test_each_s35a_kind_reads_its_values_and_says_them(line: str, kind: str, values: dict[str, str]) -> None:
-    _reads_and_says(line, kind, values)
+    assert_reads_and_says(line, kind, values)
 
 
 S35A_NOT_READ = [

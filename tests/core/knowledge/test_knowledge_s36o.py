@@ -15,14 +15,12 @@ Examples are dev messages (file named) or the vendors' own wordings with made-up
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.clauses import CLAUSES, REASON_LINE_ID
-from dumpscope.core.knowledge.kb import fill
 from dumpscope.core.knowledge.reason_kinds import LATE_KINDS, REASON_KINDS, reason_kind
+from tests.support.reason_kinds import assert_reads_and_says
 
 S36O_KINDS = ("uncaught-cpp-exception", "native-result-with-exception-set")
 
@@ -53,14 +51,7 @@ S36O_READ = [
 
 @pytest.mark.parametrize(("line", "kind", "values"), S36O_READ)
 def test_each_s36o_kind_reads_its_values_and_says_them(line: str, kind: str, values: dict[str, str]) -> None:
-    read = reason_kind(line)
-    assert read is not None, line
-    assert read[0].name == kind
-    assert dict(read[1]) == values
-    text = fill(read[0].cause + " " + read[0].fix, read[1])
-    assert not re.search(r"\{[a-z_0-9]+\}", text), text
-    for value in values.values():
-        assert value in text, (value, text)
+    assert_reads_and_says(line, kind, values)
 
 
 S36O_NOT_READ = [
