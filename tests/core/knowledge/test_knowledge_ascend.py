@@ -1705,3 +1705,36 @@ def test_a_cpp_symbol_missing_from_torch_npu_is_still_the_torch_mismatch(kb: Kno
         "_ZNK3c1010TensorImpl15incref_pyobjectEv"
     )
     assert kb.lookup(text, top=1)[0].entry.id == "torch-npu-s30d-undefined-symbol-torch-mismatch"
+
+
+MINDIE_UNSUPPORTED = (
+    "[2026-05-14 18:06:16.762] [34] [281473586159104] [llm] [ERROR] [model_deploy_config.cpp:101] Failed to "
+    "get vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: "
+    "qwen3_vl_moe；请确认atb_llm.models路径下是否存在名为qwen3_vl_moe的文件夹。"
+)
+
+
+def test_mindie_s_unsupported_model_type_names_the_type_and_the_release_to_install(kb: KnowledgeBase) -> None:
+    """MindIE-LLM's own sentence (dev gpustack#5317): the model type is captured and said in cause and fix."""
+    found = kb.answer(MINDIE_UNSUPPORTED, top=3)
+    top = found.matches[0]
+    assert found.confident and top.entry.id == "ascend-mindie-unsupported-model-type"
+    assert dict(top.captures) == {"value": "qwen3_vl_moe"}
+    assert "no folder named qwen3_vl_moe" in top.cause and "qwen3_vl_moe folder" in top.fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: Unsupported model type: resnet_optimized",
+        "NotImplementedError: unsupported model type: llama4",
+        "unsupported model type: foo; please check the models folder",
+    ],
+)
+def test_another_tool_s_unsupported_model_type_is_not_mindie_s(kb: KnowledgeBase, text: str) -> None:
+    """The phrase alone is every other program's too: only MindIE's sentence about atb_llm.models reads it
+    (its words may still rank it low, never as an answer)."""
+    ours = [m for m in kb.lookup(text, top=5) if m.entry.id == "ascend-mindie-unsupported-model-type"]
+    assert all(m.reason == "words" and not m.captures for m in ours)
+    found = kb.answer(text, top=3)
+    assert not (found.confident and found.matches[0].entry.id == "ascend-mindie-unsupported-model-type")
