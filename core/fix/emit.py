@@ -71,7 +71,7 @@ them), never dropping it silently.
     (its docstring: ``TensorQuantOverrides``' ``axis`` makes one weight per channel, ``rmin``/``rmax``
     override the calibration range; onnxruntime wants them as ``numpy.float32``), as the int8 recipe
     passes them (:func:`dumpscope.core.onnx.int8_target.tensor_quant_overrides`); tests/core/fix quantise with
-    them and run the result.  An int8 fix's file also says that its tolerance holds for the QDQ graph as
+    them and run the result.  An int8 fix's file also says that ``dumpscope fix`` checks the QDQ graph as
     written, and what quantize_static's docstring advises on a host without VNNI (:data:`INT8_HOST_NOTE`).
 ``tensorrt_layer_precisions.txt``
     Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey`` (Polygraphy's
@@ -283,12 +283,13 @@ def _trt_unsaid(changes: Sequence[Change], readers: dict[str, list[str]]) -> lis
     return out
 
 
-#: How an int8 fix's tolerance was checked, and what onnxruntime's own quantize_static docstring says of
+#: How ``dumpscope fix`` checks an int8 fix (said of the product, not of the changes handed to :func:`emit`,
+#: which may come from anywhere), and what onnxruntime's own quantize_static docstring says of
 #: hosts whose CPU lacks VNNI: the CPU provider's fused int8 kernels there can lose accuracy that the QDQ
 #: graph itself does not (measured 0.18 against a 0.1 tolerance on an AMD EPYC without VNNI,
 #: tests/core/fix/test_change_kinds.py), and ``reduce_range`` (7-bit weights) "may improve the accuracy".
 INT8_HOST_NOTE = (
-    "the tolerance was met with the quantised QDQ graph run as written "
+    "dumpscope fix checks an int8 fix with the quantised QDQ graph run as written "
     "(onnxruntime, graph optimisations off); onnxruntime's CPU int8 kernels "
     "on an x86 CPU without VNNI can lose accuracy the graph does not: there, "
     "reduce_range=True (7-bit weights) may improve it (quantize_static's docstring)"
@@ -297,7 +298,7 @@ INT8_HOST_NOTE = (
 
 def _onnxruntime(patched: onnx.ModelProto, changes: Sequence[Change], target: str = "fp16") -> str:
     """``quantize_static``'s keywords for the int8 changes (see the module docstring); an int8 target's
-    file says how its tolerance was checked (:data:`INT8_HOST_NOTE`)."""
+    file says how ``dumpscope fix`` checks it (:data:`INT8_HOST_NOTE`)."""
     from dumpscope.core.onnx.int8_target import tensor_quant_overrides
 
     overrides = {
