@@ -166,7 +166,19 @@ def test_every_verdict_is_a_dev_record_with_the_fields_agreement_reads() -> None
     for v in verdicts:
         assert {"id", "source", "entry", "specific", "why", "advice_sha1", "role"} <= v.keys(), v
         assert isinstance(v["specific"], bool) and len(str(v["advice_sha1"])) == 12
-    roles = {"tuning", "validation", "s30f", "s31b", "s32b", "s32h-lso", "s35a", "s35h-lso", "s36o", "s36t"}
+    roles = {
+        "tuning",
+        "validation",
+        "s30f",
+        "s31b",
+        "s32b",
+        "s32h-lso",
+        "s35a",
+        "s35h-lso",
+        "s36o",
+        "s36t",
+        "s37a",
+    }
     assert {v["role"] for v in verdicts} == roles
     assert not (JUDGED.parent / "hand_draws_s30f.md").exists()  # folded into the jsonl
 
