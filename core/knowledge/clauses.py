@@ -3465,6 +3465,27 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # s37a: a domain version of 0 names the cause itself (placed before the general no-schema clause)
+    Clause(
+        "onnx-s37a-domain-version-zero",
+        (ANY,),
+        "with domain_version of 0",
+        r"No Op registered for (?P<op_type>[A-Za-z_][\w.]{0,100}) with domain_version of 0(?!\d)",
+        "The model declares opset version 0 for the domain of node {op_type}: the checker looks the "
+        "operator up at the version the model's opset_import gives its domain, and no operator has a schema "
+        "at version 0 (every ONNX operator's first version is 1 or later), so none is found for {op_type} "
+        "whether or not it is a standard operator. The opset_import entry was written with version 0 or "
+        "left unset (an unset version reads as 0) by whatever built or edited the model.",
+        "Give the domain a real opset version in the model: for the default domain set the version of "
+        "model.opset_import's entry with domain '' to the opset the graph was written for (e.g. 13; when "
+        "building it, onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid('', 13)])), "
+        "save it, and run onnx.checker.check_model on it before loading it again.",
+        "onnx/onnx: onnx/checker.cc (check_node: the node's domain_version is the model's opset_import "
+        "version for its domain; 'No Op registered for <op> with domain_version of <n>' when the schema "
+        "registry has none at that version), onnx/defs/schema.h (OpSchema::SinceVersion, 1 or later)",
+        "",
+        REASON,
+    ),
     Clause(
         "onnx-no-schema-registered",
         (ANY,),

@@ -150,7 +150,7 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     _Extractor(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b", "qnn", ("qnn",), True),
     _Extractor(
         r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: "
-        r"code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b",
+        r"code)?|failed)[ \t:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b(?!-\d)",
         "qnn",
         ("qnn", "<e>"),
         True,
