@@ -82,7 +82,19 @@ them (onnx-tensorrt's ``node number N [<OnnxOp>]:`` is another form), RKNN-Toolk
 ``netbuilder.py`` and ``layer/<x>layer.py`` frames (VeriSilicon's Acuity is other NPU vendors' toolkits'
 too), and what blanking leaves of a marker alone (RKNN's ``Export      model failed!``, its compiler's pass
 names after ``rknn::RKNN``).  The float16 converter's misses are onnxruntime's texts about float16 models: no
-form of the converter's own is left in them."""
+form of the converter's own is left in them.
+
+Session s37b added onnxruntime's status, ``[ONNXRuntimeError] : N : <NAME> : `` (Status::ToString), which with
+its marker blanked is left in 37 onnxruntime dev messages and 4 float16 ones (onnxruntime's errors on a
+float16 model, as its load envelope's are; one float16 entry's text holds it), no other tool's dev message,
+entry or scan-noise line.  On ``bench/eval_explain.py --blank-markers``: onnxruntime first tool right 206 ->
+209 of 239 (claimed 677 -> 680 of 778), confident and wrong unchanged (22), nothing else moved.  Measured and
+dropped: TensorRT-LLM's ``CUDA runtime error in <call>(`` (its cudaUtils.h, but vLLM and TensorRT's plugins
+print the same sentence), onnxruntime's bare ``NodeArg`` (scan-noise lines hold it), MindIE's ``[llm]
+[<LEVEL>] [<file>.cpp:N]`` log line (2 ascend messages, no source of its format found), TensorRT's ``GPU error
+during getBestTactic:`` (one message), and a partial match of another tool than the one a message leans to or
+cues ranked under that tool's card (claimed 680 -> 681, confident and wrong 22 -> 21, but float16 7 -> 6 with
+one more confident wrong answer, coreml and tflite -1 each)."""
 
 from __future__ import annotations
 
@@ -379,6 +391,21 @@ over ``model_opt_bytes = c.simplify(`` (daquexian/onnx-simplifier onnxsim/onnx_s
 model.SerializeToString()``): the function's name and one of its own lines under it; with ``onnxsim`` (a
 marker) blanked, the file's path says nothing."""
 
+ORT_STATUS = LazyPattern(
+    r"\] : \d{1,2} : (?:fail|invalid_argument|no_suchfile|no_model|engine_error|runtime_exception"
+    r"|invalid_protobuf|model_loaded|not_implemented|invalid_graph|ep_fail|model_load_canceled"
+    r"|model_requires_compilation|not_found) : "
+)
+"""onnxruntime's status as its Python and C APIs print it, ``onnxruntime_pybind11_state.Fail:
+[ONNXRuntimeError] : 1 : FAIL : Load model from ...`` (microsoft/onnxruntime onnxruntime/core/common/
+status.cc, Status::ToString: ``"[ONNXRuntimeError]"``, then ``" : "``, the code's number, ``" : "``,
+StatusCodeToString's name (``FAIL``, ``INVALID_ARGUMENT``, ``NO_SUCHFILE``, ``NO_MODEL``, ``ENGINE_ERROR``,
+``RUNTIME_EXCEPTION``, ``INVALID_PROTOBUF``, ``MODEL_LOADED``, ``NOT_IMPLEMENTED``, ``INVALID_GRAPH``,
+``EP_FAIL``, ``MODEL_LOAD_CANCELED``, ``MODEL_REQUIRES_COMPILATION``, ``NOT_FOUND``) and ``" : "``): with
+``ONNXRuntimeError`` (a marker) blanked, its bracket's end, the number and the name between the colons are
+left.  Most of the names are markers themselves; ``FAIL``, ``NO_MODEL`` and ``NOT_FOUND`` are not."""
+
+
 INNER_CUES: tuple[tuple[str, str, LazyPattern], ...] = (
     ("tensorrt", "::", TRT_LOCATION),
     ("tensorrt", " (", TRT_ERROR_NAME),
@@ -426,5 +453,7 @@ INNER_CUES: tuple[tuple[str, str, LazyPattern], ...] = (
     ("qualcomm", "onnx_to_ir", QNN_ONNX_TO_IR),
     ("onnx", "trying to register schema with name ", ONNX_SCHEMA_REGISTER),
     ("onnxsim", "in simplify", ONNXSIM_SIMPLIFY_FRAME),
+    # s37b:
+    ("onnxruntime", " : ", ORT_STATUS),
 )
 """``(family, literal, form)``: see the module's text."""

@@ -684,6 +684,8 @@ class KnowledgeBase:
         """The anchors and their UTF-8, made on the first lookup (for the compiled finder)."""
         self._always = postings.always
         self._runtime_anchors = postings.runtime_anchors
+        self._runtime_wording: dict[str, bool] = {}
+        """:meth:`_runtime_worded` of each core phrase asked so far."""
         self._specific = postings.specific
         self._idf: dict[str, float] = {}
         """The IDF weight of each word looked up so far (computed on first use: a message has few words)."""
@@ -981,12 +983,23 @@ class KnowledgeBase:
         for a in anchors:
             if a in seg.lowered:
                 (found if _is_core_phrase(a) else by_anchor).update(self._by_anchor[a])
-                if a in self._runtime_anchors:
+                if a in self._runtime_anchors or self._runtime_worded(a):
                     generic.append(a)
         found.update(seg.code_hits, seg.shared_hits, self._always)
         found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
         found.update(i for i in by_anchor - found if self._may_match(i, seg.lowered))
         return (found - self._hidden if self._hidden else found), tuple(generic)
+
+    def _runtime_worded(self, anchor: str) -> bool:
+        """Whether a tool's core phrase (:func:`_is_core_phrase`) says nothing but what a runtime entry's
+        anchor says (:data:`RUNTIME_FAMILIES`; its words all among one such anchor's, session s37b): RKNN's
+        ``no such file or directory: '`` is the C library's ``strerror`` that Python's ``[Errno 2]`` prints
+        for any program, torch_npu's ``: undefined symbol:`` the dynamic loader's.  Found in a text, such a
+        phrase is no partial match of the tool (its full pattern still is a match).  Kept per anchor."""
+        known = self._runtime_wording.get(anchor)
+        if known is None:
+            known = self._runtime_wording[anchor] = _words_within(anchor, self._runtime_anchors)
+        return known
 
     def _may_match(self, i: int, lowered: str) -> bool:
         """Whether entry ``i``'s pattern may match (an unparsed entry of the index answers from its
@@ -1573,6 +1586,21 @@ def _is_core_phrase(anchor: str) -> bool:
             len(anchor) >= PARTIAL_ANCHOR and " " in anchor and len(tokens(anchor)) >= 2
         )
     return known
+
+
+def _words_within(anchor: str, others: Iterable[str]) -> bool:
+    """Whether ``anchor`` is a core phrase whose words are all among one of ``others``'s."""
+    words = _plain_words(anchor) if _is_core_phrase(anchor) else frozenset()
+    return bool(words) and any(words <= _plain_words(other) for other in others)
+
+
+def _plain_words(text: str) -> frozenset[str]:
+    """Every word of ``text`` as written (quoted names and numbers kept: ``module 'tvm' has no attribute
+    'relay'`` keeps its names, which :func:`.words.tokens` would blank)."""
+    return frozenset(_WORD_RUN.findall(text))
+
+
+_WORD_RUN = LazyPattern(r"\w+")
 
 
 _CORE_PHRASES: dict[str, bool] = {}

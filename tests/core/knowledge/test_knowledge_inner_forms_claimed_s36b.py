@@ -16,11 +16,12 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
-from dumpscope.core.knowledge.inner_forms import INNER_CUES
+from dumpscope.core.knowledge.inner_forms import INNER_CUES, ONNXSIM_SIMPLIFY_FRAME
 from dumpscope.core.knowledge.kb import wording_cue
 from tests.support.inner_forms import assert_cued_alone, cued
 
-S36B_CUES = INNER_CUES[-12:]
+_S36B_END = next(n for n, (_, _, form) in enumerate(INNER_CUES) if form is ONNXSIM_SIMPLIFY_FRAME) + 1
+S36B_CUES = INNER_CUES[_S36B_END - 12 : _S36B_END]  # this session's twelve, whatever later sessions append
 
 INNER = [
     # torch_npu's error head: process, device and rank
