@@ -167,6 +167,7 @@ def test_every_verdict_is_a_dev_record_with_the_fields_agreement_reads() -> None
         assert {"id", "source", "entry", "specific", "why", "advice_sha1", "role"} <= v.keys(), v
         assert isinstance(v["specific"], bool) and len(str(v["advice_sha1"])) == 12
     roles = {"tuning", "validation", "s30f", "s31b", "s32b", "s32h-lso", "s35a", "s35h-lso", "s36o", "s36t"}
+    roles |= {"s37c"}
     assert {v["role"] for v in verdicts} == roles
     assert not (JUDGED.parent / "hand_draws_s30f.md").exists()  # folded into the jsonl
 
@@ -177,7 +178,8 @@ def test_the_rules_agree_with_the_hand_verdicts_on_the_answers_still_as_judged()
     for rule in ("quotes the message's line", "a captured value is cut"):
         hit = [v for v, m in pairs if specific(m)[1].startswith(rule)]
         wrong = [v["id"] for v in hit if v["specific"]]
-        assert len(hit) >= 3, rule
+        # s37c's Model Optimizer banner entry answers round36.jsonl:7, one of the cut rule's three refusals
+        assert len(hit) >= (2 if rule.startswith("a captured") else 3), rule
         assert len(wrong) * 5 <= len(hit), (rule, wrong)  # at least 4 in 5 of its refusals are hand 'no'
     agree = sum(specific(m)[0] == v["specific"] for v, m in pairs)
     assert agree >= 0.88 * len(pairs)

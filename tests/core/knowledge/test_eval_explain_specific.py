@@ -119,10 +119,13 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
     under leave-source-out, s35a's draw after its reason kinds and the quoting answers no verdict had judged,
     s35h's drawn under leave-source-out after its Core ML validator and DLA entries, s36o's drawn under
     leave-source-out after its onnxruntime provider clause and reason kinds, s36t's drawn under
-    leave-source-out after its TensorRT library-status and onnx-optimizer entries).  A record is judged once
-    per draw: the same record drawn before and after a change (or by two seeds) has one verdict in each."""
+    leave-source-out after its TensorRT library-status and onnx-optimizer entries, s37c's two draws
+    under leave-source-out of eight families' answers, before and after its ncnn and Model Optimizer
+    entries).  A record is judged once per draw: the same record drawn before and after a change (or by
+    two seeds) has one verdict in each."""
     rows = load(JUDGED)
     roles = {"tuning", "validation", "s30f", "s31b", "s32b", "s32h-lso", "s35a", "s35h-lso", "s36o", "s36t"}
+    roles |= {"s37c"}
     assert {r["role"] for r in rows} == roles
     assert len({(r["id"], r["draw"]) for r in rows}) == len(rows) >= 60
     by_id: dict[str, list[dict[str, Any]]] = {}
