@@ -178,6 +178,7 @@ def test_every_verdict_is_a_dev_record_with_the_fields_agreement_reads() -> None
         "s36o",
         "s36t",
         "s37a",
+        "s37c",
     }
     assert {v["role"] for v in verdicts} == roles
     assert not (JUDGED.parent / "hand_draws_s30f.md").exists()  # folded into the jsonl
@@ -189,7 +190,8 @@ def test_the_rules_agree_with_the_hand_verdicts_on_the_answers_still_as_judged()
     for rule in ("quotes the message's line", "a captured value is cut"):
         hit = [v for v, m in pairs if specific(m)[1].startswith(rule)]
         wrong = [v["id"] for v in hit if v["specific"]]
-        assert len(hit) >= 3, rule
+        # s37c's Model Optimizer banner entry answers round36.jsonl:7, one of the cut rule's three refusals
+        assert len(hit) >= (2 if rule.startswith("a captured") else 3), rule
         assert len(wrong) * 5 <= len(hit), (rule, wrong)  # at least 4 in 5 of its refusals are hand 'no'
     agree = sum(specific(m)[0] == v["specific"] for v, m in pairs)
     assert agree >= 0.88 * len(pairs)

@@ -120,9 +120,10 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
     s35h's drawn under leave-source-out after its Core ML validator and DLA entries, s36o's drawn under
     leave-source-out after its onnxruntime provider clause and reason kinds, s36t's drawn under
     leave-source-out after its TensorRT library-status and onnx-optimizer entries, s37a's drawn
-    under leave-source-out before and after its entries for nine families' frequent failures).  A record is
-    judged once per draw: the same record drawn before and after a change (or by two seeds) has one verdict
-    in each."""
+    under leave-source-out before and after its entries for nine families' frequent failures, s37c's two
+    draws under leave-source-out of eight families' answers, before and after its ncnn and Model Optimizer
+    entries).  A record is judged once per draw: the same record drawn before and after a change (or by two
+    seeds) has one verdict in each."""
     rows = load(JUDGED)
     roles = {
         "tuning",
@@ -136,6 +137,7 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
         "s36o",
         "s36t",
         "s37a",
+        "s37c",
     }
     assert {r["role"] for r in rows} == roles
     assert len({(r["id"], r["draw"]) for r in rows}) == len(rows) >= 60
