@@ -21,6 +21,7 @@ from bench.eval_explain import (
 )
 from dumpscope.core.knowledge import Entry, load_kb
 from dumpscope.core.knowledge.kb import Match
+from tests.support.judged import JUDGED_ROLES
 
 REASON = "K exceeds the maximum value allowed (3840) for /TopK_1"
 GENERAL = " For the code in general: rebuild with trtexec --verbose and check the layer's dimensions."
@@ -166,21 +167,7 @@ def test_every_verdict_is_a_dev_record_with_the_fields_agreement_reads() -> None
     for v in verdicts:
         assert {"id", "source", "entry", "specific", "why", "advice_sha1", "role"} <= v.keys(), v
         assert isinstance(v["specific"], bool) and len(str(v["advice_sha1"])) == 12
-    roles = {
-        "tuning",
-        "validation",
-        "s30f",
-        "s31b",
-        "s32b",
-        "s32h-lso",
-        "s35a",
-        "s35h-lso",
-        "s36o",
-        "s36t",
-        "s37a",
-        "s37c",
-    }
-    assert {v["role"] for v in verdicts} == roles
+    assert {v["role"] for v in verdicts} == JUDGED_ROLES
     assert not (JUDGED.parent / "hand_draws_s30f.md").exists()  # folded into the jsonl
 
 

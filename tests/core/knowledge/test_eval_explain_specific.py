@@ -15,6 +15,7 @@ import pytest
 from bench.eval_explain import DATA, JUDGED, ROOT, draw, load, right_tool_answers, specific, specific_loose
 from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.kb import Match
+from tests.support.judged import JUDGED_ROLES
 
 SCRIPT = ROOT / "bench" / "eval_explain.py"
 
@@ -125,21 +126,7 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
     entries).  A record is judged once per draw: the same record drawn before and after a change (or by two
     seeds) has one verdict in each."""
     rows = load(JUDGED)
-    roles = {
-        "tuning",
-        "validation",
-        "s30f",
-        "s31b",
-        "s32b",
-        "s32h-lso",
-        "s35a",
-        "s35h-lso",
-        "s36o",
-        "s36t",
-        "s37a",
-        "s37c",
-    }
-    assert {r["role"] for r in rows} == roles
+    assert {r["role"] for r in rows} == JUDGED_ROLES
     assert len({(r["id"], r["draw"]) for r in rows}) == len(rows) >= 60
     by_id: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
