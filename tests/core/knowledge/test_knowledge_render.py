@@ -114,3 +114,15 @@ def test_an_empty_part_right_before_another_gives_it_its_space() -> None:
     )
     assert fill(text, (("section", "dialog"), ("key", "zz"))) == "the dialog section holds key zz."
     assert fill("for {a|}{b|}; done", ()) == fill("for {a|}; done", ())
+
+
+def test_a_placeholder_used_as_a_name_in_code_says_words_of_its_own() -> None:
+    """A placeholder glued to code (``Class::{name}``, ``{name}()``) says its own words when nothing
+    was captured (a partial or words-only match): the generic ones would read
+    ``InferenceSession::the value()``."""
+    glued = re.compile(r"(?:::|\w\.)\{[a-z][a-z0-9_]*\}|\{[a-z][a-z0-9_]*\}\(")
+    bare = [(e.id, m.group(0)) for e in _KB.entries for m in glued.finditer(e.cause + " " + e.fix)]
+    assert not bare
+    entry = next(e for e in _KB.entries if e.id == "ortm2-unknown-exception-in-load-init")
+    assert "InferenceSession's LoadWithLoader or Initialize step" in fill(entry.cause, ())
+    assert "InferenceSession's Initialize step" in fill(entry.cause, (("value", "Initialize"),))
