@@ -425,13 +425,13 @@ CASES = [
         "error: 'tfl.zz_pool' op operand #1 must be tensor of 32-bit float or QI8 type values, but got "
         "'tensor<1x7xi64>'",
         "tflite-s28c-mlir-tfl-operand-type",
-        ("tfl.zz_pool", "operand #1", "tensor<1x7xi64>", "SELECT_TF_OPS"),
+        ("TFLite op zz_pool", "operand #1", "tensor<1x7xi64>", "SELECT_TF_OPS"),
     ),
     (
         "loc(\"zz/MatMul\"): error: 'tfl.zz_matmul' op failed to verify that all of {x, y} have same element "
         "type",
         "tflite-s28c-mlir-tfl-verify",
-        ("tfl.zz_matmul", "failed to verify that all of {x, y} have same element type"),
+        ("TFLite op zz_matmul", "failed to verify that all of {x, y} have same element type"),
     ),
     (
         "error: 'tfl.concatenation' op quantization parameters violate the same scale constraint: "
