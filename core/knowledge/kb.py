@@ -686,6 +686,8 @@ class KnowledgeBase:
         self._runtime_anchors = postings.runtime_anchors
         self._runtime_wording: dict[str, bool] = {}
         """:meth:`_runtime_worded` of each core phrase asked so far."""
+        self._runtime_words: tuple[frozenset[str], ...] = ()
+        """The words of each runtime anchor, made on the first :meth:`_runtime_worded` question."""
         self._specific = postings.specific
         self._idf: dict[str, float] = {}
         """The IDF weight of each word looked up so far (computed on first use: a message has few words)."""
@@ -998,7 +1000,9 @@ class KnowledgeBase:
         phrase is no partial match of the tool (its full pattern still is a match).  Kept per anchor."""
         known = self._runtime_wording.get(anchor)
         if known is None:
-            known = self._runtime_wording[anchor] = _words_within(anchor, self._runtime_anchors)
+            if not self._runtime_words:
+                self._runtime_words = tuple(_plain_words(a) for a in self._runtime_anchors)
+            known = self._runtime_wording[anchor] = _words_within(anchor, self._runtime_words)
         return known
 
     def _may_match(self, i: int, lowered: str) -> bool:
@@ -1588,10 +1592,10 @@ def _is_core_phrase(anchor: str) -> bool:
     return known
 
 
-def _words_within(anchor: str, others: Iterable[str]) -> bool:
-    """Whether ``anchor`` is a core phrase whose words are all among one of ``others``'s."""
+def _words_within(anchor: str, others: Iterable[frozenset[str]]) -> bool:
+    """Whether ``anchor`` is a core phrase whose words are all among one of ``others`` (word sets)."""
     words = _plain_words(anchor) if _is_core_phrase(anchor) else frozenset()
-    return bool(words) and any(words <= _plain_words(other) for other in others)
+    return bool(words) and any(words <= other for other in others)
 
 
 def _plain_words(text: str) -> frozenset[str]:

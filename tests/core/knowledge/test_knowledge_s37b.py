@@ -11,7 +11,7 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.inner_forms import INNER_CUES, ORT_STATUS
-from dumpscope.core.knowledge.kb import _words_within
+from dumpscope.core.knowledge.kb import _plain_words, _words_within
 from tests.support.inner_forms import assert_cued_alone, cued
 
 S37B_CUES = [cue for cue in INNER_CUES if cue[2] is ORT_STATUS]
@@ -61,7 +61,7 @@ def test_torch_npus_own_library_still_matches_by_its_pattern(kb: KnowledgeBase) 
     ],
 )
 def test_words_within(anchor: str, others: list[str], within: bool) -> None:
-    assert _words_within(anchor, others) is within
+    assert _words_within(anchor, [_plain_words(o) for o in others]) is within
 
 
 @pytest.mark.parametrize(
