@@ -80,24 +80,23 @@ def test_the_rknpu_region_busy_line_of_newer_kernels_reaches_its_entry(kb: Knowl
         assert "0xfdab0000-0xfdabffff" in top.cause
 
 
+def _web_session_error(op: str, version: int) -> str:
+    """onnxruntime-web's session envelope around the checker's no-schema line for ``op`` at ``version``."""
+    return (
+        "Error: Can't create a session. ERROR_CODE: 10, ERROR_MESSAGE: This is an invalid model. In Node, "
+        f'("", {op}, "", -1) : ("x": tensor(float),) -> ("y": tensor(float),) , Error No Op registered for '
+        f"{op} with domain_version of {version}"
+    )
+
+
 def test_domain_version_zero_names_the_models_opset_import(kb: KnowledgeBase) -> None:
     """Where a card answers the message (onnxruntime-web's session envelope), the clause reads the version."""
-    text = (
-        "Error: Can't create a session. ERROR_CODE: 10, ERROR_MESSAGE: This is an invalid model. In Node, "
-        '("", Relu, "", -1) : ("x": tensor(float),) -> ("y": tensor(float),) , Error No Op registered for '
-        "Relu with domain_version of 0"
-    )
-    top = kb.lookup(text, top=1)[0]
+    top = kb.lookup(_web_session_error("Relu", 0), top=1)[0]
     assert top.entry.id.endswith("+onnx-s37a-domain-version-zero"), top.entry.id
     assert "declares opset version 0 for the domain of node Relu" in top.cause
     assert "make_opsetid('', 13)" in top.fix
 
 
 def test_another_domain_version_keeps_the_general_no_schema_reading(kb: KnowledgeBase) -> None:
-    text = (
-        "Error: Can't create a session. ERROR_CODE: 10, ERROR_MESSAGE: This is an invalid model. In Node, "
-        '("", MyOp, "", -1) : ("x": tensor(float),) -> ("y": tensor(float),) , Error No Op registered for '
-        "MyOp with domain_version of 13"
-    )
-    ids = [m.entry.id for m in kb.lookup(text, top=3)]
+    ids = [m.entry.id for m in kb.lookup(_web_session_error("MyOp", 13), top=3)]
     assert not any("domain-version-zero" in i for i in ids), ids
