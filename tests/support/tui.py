@@ -41,9 +41,12 @@ def _lists_drawn(app: DumpscopeApp) -> bool:
 
 
 async def settle(pilot: Pilot[int]) -> None:
-    """Let workers finish, the list lay out its rows and the pane catch up with the cursor."""
+    """Let workers finish, the diagnosis start and end, the list lay out its rows and the pane catch up
+    with the cursor; then wait until two screen reads in a row agree (on a loaded CI box a read could
+    land between a relayout and its paint: a status line and no row names)."""
     app = pilot.app
     assert isinstance(app, DumpscopeApp)
+    last = None
     for _ in range(100):
         try:
             await app.workers.wait_for_complete()
@@ -51,8 +54,16 @@ async def settle(pilot: Pilot[int]) -> None:
             pass
         await pilot.pause(0.02)
         panes = app.screen.query(TensorPane)
-        if all(p.is_settled for p in panes) and not app.workers and _lists_drawn(app):
-            break
+        if (
+            all(p.is_settled for p in panes)
+            and not app.workers
+            and not app.diagnosis_due
+            and _lists_drawn(app)
+        ):
+            shown = screen_text(app)
+            if shown == last:
+                break
+            last = shown
     await pilot.pause()
 
 

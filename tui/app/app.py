@@ -141,14 +141,17 @@ class DumpscopeApp(App[int]):
         self._preview_painted = threading.Event()
         """Set once a comparison's preview is on screen: the worker opens the whole dumps after it."""
         self._list_height: int | None = None
-        self._judged: tuple[int, int] | None = None
-        """``(done, total)`` of a cancelled comparison not diagnosed yet (`d` diagnoses what was judged)."""
         """The list's height when it is held to its rows (narrow terminals, short views); None: its CSS
         share."""
+        self._judged: tuple[int, int] | None = None
+        """``(done, total)`` of a cancelled comparison not diagnosed yet (`d` diagnoses what was judged)."""
         self._filter_before: str = ""
         self._known_ops: OpIndex | None = None
         self._landed = False
         self._diagnosed: Comparison | None = None
+        self.diagnosis_due = False
+        """A complete comparison waits for its diagnosis to start (a timer after the first paint): the
+        screen is still to change."""
         self.diagnosis: Diagnosis | None = None
         self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
@@ -321,7 +324,7 @@ class DumpscopeApp(App[int]):
             self._fit_list_height()  # the table is complete: hold a short one to its rows
             self._land_on_first_divergent()
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
-                self._diagnosed = comparison
+                self._diagnosed, self.diagnosis_due = comparison, True
                 # after the first frames are drawn, so the worker does not compete with the first paint
                 self.set_timer(0.2, partial(self._diagnose, comparison))
             self._show_side_pane()
@@ -493,6 +496,7 @@ class DumpscopeApp(App[int]):
 
     def _diagnose(self, comparison: Comparison) -> None:
         """Diagnose the complete comparison (a timer; it may fire while the app shuts down)."""
+        self.diagnosis_due = False
         if comparison is self._diagnosed and self.screen_stack:
             self.main_screen.query_one(VerdictBar).compute(comparison)
             self._mark_fused(comparison)
