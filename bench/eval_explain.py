@@ -683,15 +683,16 @@ DRAW_DATA = (
     DATA.with_name("heldout2.jsonl"),
     DATA.with_name("round7.jsonl"),
     *(DATA.with_name(f"round{k}.jsonl") for k in range(9, 23)),
-    *(DATA.with_name(f"round{k}.jsonl") for k in range(23, 41)),
+    *(DATA.with_name(f"round{k}.jsonl") for k in range(23, 42)),
 )
 """The files a draw takes its records from, in this order (as issue 23's first draws did): the messages
-whose held-out texts no one writing the KB read (round 8's were read when they were labelled; rounds 9 to 40
+whose held-out texts no one writing the KB read (round 8's were read when they were labelled; rounds 9 to 41
 were labelled by an engineer who wrote no entry).  The first three parts alone held 38 never-drawn right-tool
 answers, all drawn by the fifth draw (seed 291120270), so rounds 9 to 22 joined them after it; those held 6
 never-drawn right-tool answers by seed 291120421 (2026-12-01), so rounds 23 to 37 joined after it; round 38
 joined when it was wired (2026-12-02), last, so earlier seeds draw as before from the parts before it, and
-round 39 after it the same way (2026-12-02), and round 40 after round 39 (2026-12-02)."""
+round 39 after it the same way (2026-12-02), round 40 after round 39 (2026-12-02), and round 41 after round 40
+(2026-12-02)."""
 DRAW_WARNING = (
     "WARNING: the {n} drawn {split} messages below are now seen; they may not be used for tuning "
     "(no entry, pattern or judge rule may be written or changed because of them)."
@@ -1320,10 +1321,10 @@ LSO_DATA = (
 """The parts ``--leave-source-out`` scores by default (their dev records)."""
 SCAN_LSO_DATA = (
     *LSO_DATA,
-    *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, *range(13, 41))),
+    *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, *range(13, 42))),
 )
 """The parts ``--leave-source-out --scan`` scores by default (their dev records): :data:`LSO_DATA`, then
-rounds 10, 11 and 13 to 40."""
+rounds 10, 11 and 13 to 41."""
 
 
 def run_leave_source_out(

@@ -1,4 +1,4 @@
-"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round40.jsonl):
+"""The blind rounds of the explain eval set (tests/data/explain/round20.jsonl to round41.jsonl):
 floors at the figures each round gave on main before the session that collected it changed the KB (the blind
 measure; the README's round sections), raised by the lead to the figures of that session's final tree where
 they rose. Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without
@@ -18,7 +18,8 @@ from dumpscope.core.knowledge import KnowledgeBase
 #: round 24 on 30ee23f, round 25 on 20fb13a, round 26 on 5464b81, round 27 on 76d2702,
 #: round 28 on 514288a, round 29 on 27cb0dc, round 30 on 25fcb05, round 31 on 50b23ce, round 32 on c6d18c8,
 #: round 33 on 26a3b83, round 34 on baf37f7, round 35 on 4d74bb8, round 36 on 1a9f6f0,
-#: round 37 on 260e971, round 38 on e7fb9a7, round 39 on 4e607fd, round 40 on bb73f4d.
+#: round 37 on 260e971, round 38 on e7fb9a7, round 39 on 4e607fd, round 40 on bb73f4d,
+#: round 41 on 05eed21.
 FLOORS = {
     "round20": {
         ("dev", "claimed"): (35, 35),
@@ -199,6 +200,14 @@ FLOORS = {
         ("heldout", "new"): (6, 6),
         ("heldout", "code"): (5, 5),
     },
+    "round41": {
+        ("dev", "claimed"): (9, 9),
+        ("dev", "new"): (11, 11),
+        ("dev", "code"): (7, 7),
+        ("heldout", "claimed"): (4, 4),
+        ("heldout", "new"): (8, 9),
+        ("heldout", "code"): (1, 1),
+    },
 }
 #: round -> split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be
 #: reported).
@@ -224,6 +233,7 @@ SCAN_FLOORS = {
     "round38": {"dev": (20, 21), "heldout": (14, 14)},
     "round39": {"dev": (26, 26), "heldout": (11, 11)},
     "round40": {"dev": (20, 20), "heldout": (13, 15)},
+    "round41": {"dev": (19, 20), "heldout": (13, 13)},
 }
 #: round -> split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
 SPECIFIC_FLOORS = {
@@ -255,6 +265,7 @@ SPECIFIC_FLOORS = {
     "round38": {"dev": (16, 19), "heldout": (13, 14)},
     "round39": {"dev": (25, 25), "heldout": (11, 11)},
     "round40": {"dev": (17, 19), "heldout": (12, 14)},
+    "round41": {"dev": (18, 20), "heldout": (10, 12)},
 }
 ROUNDS = sorted(FLOORS)
 

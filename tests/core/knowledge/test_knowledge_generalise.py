@@ -500,6 +500,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round38.jsonl",
         "round39.jsonl",
         "round40.jsonl",
+        "round41.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -612,10 +613,11 @@ def _normalised(text: str) -> str:
         ("round38.jsonl", 35),
         ("round39.jsonl", 35),
         ("round40.jsonl", 35),
+        ("round41.jsonl", 33),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 40: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 41: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
