@@ -2270,6 +2270,41 @@ _ANDROID_NNAPI: Markers = (
     ("android.hardware.neuralnetworks", STRONG),
 )
 
+# u41 (round 41's dev records named three tools no marker knew; each marker read in the tool's own source):
+# - Paddle Lite (PaddlePaddle/Paddle-Lite): its names (Paddle-Lite, paddle_lite, paddlelite: the opt tool
+#   paddle_lite_opt, the Python package paddlelite.lite), the optimized model's naive_buffer format
+#   (lite/api/opt.cc's --optimize_out_type), its source tree's lite/model_parser/, and the runtime's
+#   "Unsupport opencl nb model." (lite/api/paddle_api.cc); Paddle2ONNX's and Paddle Inference's own messages
+#   name none of these.  Dropped: its lite/api/ (RKNN Toolkit Lite's rknnlite/api/ in three RKNN dev texts).
+# - IREE (iree-org/iree): its tools iree-compile / iree-run-module / iree-import-onnx, their --iree-* flags,
+#   the Python packages iree.compiler / iree.runtime, its source tree compiler/src/iree/ and the .vmfb module
+#   it writes.
+# - X2Paddle (PaddlePaddle/X2Paddle): its name, and its op mappers' "There are N ops not supported yet, list
+#   as below" (x2paddle/op_mapper/*: op_checker).
+_PADDLE_LITE: Markers = (
+    ("paddle-lite", STRONG),
+    ("paddle_lite", STRONG),
+    ("paddlelite", STRONG),
+    ("naive_buffer", STRONG),
+    ("lite/model_parser/", STRONG),
+    ("unsupport opencl nb model", STRONG),
+)
+_IREE: Markers = (
+    ("iree-compile", STRONG),
+    ("iree-run-module", STRONG),
+    ("iree-import-onnx", STRONG),
+    ("--iree-", STRONG),
+    ("iree.compiler", STRONG),
+    ("iree.runtime", STRONG),
+    ("src/iree/", STRONG),
+    ("iree-org", STRONG),
+    (".vmfb", MEDIUM),
+)
+_X2PADDLE: Markers = (
+    ("x2paddle", STRONG),
+    ("ops not supported yet, list as below", STRONG),
+)
+
 #: Tools that are recognised but not covered: family -> (display name, markers).
 UNCOVERED: dict[str, tuple[str, Markers]] = {
     "hailo": ("Hailo Dataflow Compiler / HailoRT", _HAILO),
@@ -2303,6 +2338,9 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
     "other_china": ("Enflame TopsRider, Iluvatar CoreX, Hygon DCU or Kunlunxin XPU", _OTHER_CHINA),
     "other_npu": ("SiMa.ai or Blaize SDK", _OTHER_NPU),
     "android_nnapi": ("Android NNAPI runtime and its vendor drivers (HAL)", _ANDROID_NNAPI),
+    "paddle_lite": ("Paddle Lite (paddle_lite_opt, naive_buffer .nb models)", _PADDLE_LITE),
+    "iree": ("IREE (iree-compile, iree-run-module)", _IREE),
+    "x2paddle": ("X2Paddle (ONNX/Caffe/TensorFlow to Paddle)", _X2PADDLE),
 }
 
 #: Markers that are also pieces of ordinary words or of other tools' names: they count only

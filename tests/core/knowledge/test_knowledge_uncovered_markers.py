@@ -174,6 +174,16 @@ CASES = [
     ("android_nnapi", "E/Manager: IDevice::getSupportedOperations returned the error DEVICE_UNAVAILABLE"),
     ("android_nnapi", "getSupportedOperations_1_3 failure: Status(EX_TRANSACTION_FAILED)"),
     ("android_nnapi", "android.hardware.neuralnetworks@1.3::IDevice/frob-npu could not be found"),
+    # u41: Paddle Lite's opt tool and runtime, IREE's tools, X2Paddle's op checker.
+    ("paddle_lite", "paddle_lite_opt --model_dir=./m --optimize_out_type=naive_buffer: model load failed"),
+    ("paddle_lite", "Check failed: op: the operator 'frob' is not supported by Paddle-Lite."),
+    ("paddle_lite", "F0101 program.cc:12] Unsupport opencl nb model."),
+    ("paddle_lite", "[F 1/2 3:04:05.678 lite/model_parser/general/op_desc.h:118 GetAttr] Check failed"),
+    ("iree", "iree-compile --iree-hal-target-backends=llvm-cpu m.mlir: error: failed to legalize op"),
+    ("iree", "iree-run-module --module=m.vmfb: INVALID_ARGUMENT; input shape mismatch"),
+    ("iree", "ImportError: cannot import name 'ir' from iree.compiler"),
+    ("x2paddle", "x2paddle --framework=onnx --model=m.onnx failed"),
+    ("x2paddle", "There are 3 ops not supported yet, list as below\nFrob\nGrid"),
 ]
 
 
@@ -259,6 +269,8 @@ def test_a_covered_tools_own_markers_still_win(kb: KnowledgeBase, family: str, m
         "Benyamain.update() failed",  # "yamain." ending a longer name
         "the ycnml token and cnmlx",  # "cnml" inside words
         "IDXGIDevice::GetAdapter failed",  # another IDevice interface, not NNAPI's getSupportedOperations
+        # u41: RKNN Toolkit Lite's package path, not Paddle Lite's source tree
+        'File "/usr/lib/python3/dist-packages/rknnlite/api/rknn_lite.py", line 157, in init_runtime',
     ],
 )
 def test_look_alikes_name_no_uncovered_tool(text: str) -> None:
