@@ -132,6 +132,8 @@ _OPS = {
 }
 _SIDE = r"(?:->|[^=!<>&|\s]){1,80}"
 """A side of a comparison: no space, no other comparison or logical operator (``->`` is a member's)."""
+_LAST_SIDE = r"[^=!&|\s]{1,80}"
+"""The last side of a range check: it may hold a template's brackets (``EnumMax<BuilderFlag>()``)."""
 _NULLS = r"(?:nullptr|NULL|nil|None)\b"
 """A null pointer's name: a comparison with it is a null check, read only by :data:`NULL_KINDS`."""
 _SUCCESS = r"\w*(?:SUCCESS|Success|success)\w*|0"
@@ -190,6 +192,34 @@ _FORM_ROWS = (
         "another release than the runtime loading it is the usual cause of a missing function.",
     ),
     (
+        "type-limit",
+        rf"(?P<cond_subject>{_SIDE}?)\s*<=?\s*std::numeric_limits<(?P<cond_right>\w+)>::max\(\)",
+        "{cond_subject} was over the largest value of {cond_right}: a size, count or offset of this "
+        "model or input (the elements or bytes of one tensor, most often) is too large for the {cond_right} "
+        "this code indexes it with.",
+        "Make {cond_subject} fit in {cond_right}: a smaller batch, input size or sequence length, or the "
+        "largest tensor split in parts (a tiled or chunked op, a Gather or MatMul over slices) so that no "
+        "single tensor reaches that size.",
+    ),
+    (
+        "range",
+        rf"(?P<cond_subject>{_SIDE}?)\s*>=\s*(?P<cond_low>{_SIDE})\s*&&\s*(?P=cond_subject)\s*<\s*"
+        rf"(?P<cond_high>{_LAST_SIDE})",
+        "{cond_subject} was outside the range [{cond_low}, {cond_high}) that this code takes.",
+        "Find what gives {cond_subject} its value at this step and keep it within [{cond_low}, {cond_high}): "
+        "an index counted on another model or tensor, a negative axis not normalised, or an enum value from "
+        "another release's headers or bindings than the library loaded.",
+    ),
+    (
+        "either",
+        rf"(?P<cond_left>{_SIDE}?)\s*==\s*(?P<cond_right>{_SIDE})\s*\|\|\s*(?P=cond_left)\s*==\s*"
+        rf"(?P<cond_right2>{_SIDE})",
+        "{cond_left} was neither {cond_right} nor {cond_other}, the values this code takes.",
+        "Find what {cond_left} is at this step (a value of the model, its inputs, the call's arguments or "
+        "the build, as its name says) and make it {cond_right} or {cond_other}: a count or version from "
+        "another release of the tool than the one that made the model is the usual source.",
+    ),
+    (
         "compare",
         rf"(?!{_NULLS})(?P<cond_left>{_SIDE}?)\s*(?P<cond_op>==|!=|<=|>=|<|>)\s*(?!{_NULLS})"
         rf"(?P<cond_right>{_SIDE})",
@@ -234,10 +264,16 @@ def _with_values(cause: str, captures: tuple[tuple[str, str], ...]) -> str:
 
 def _bare(condition: str) -> str:
     """``condition`` without outer spaces, quotes and one pair of parentheses around it all."""
-    cond = condition.strip()
+    cond = condition.strip().rstrip(".").strip()
     if len(cond) > 1 and cond[0] in "`'‘\"" and cond[-1] in "'’\"":
         cond = cond[1:-1].strip()
+    said = _SAID.fullmatch(cond)
+    if said is not None:  # C's assert(cond && "message"): the string is the check's message, always true
+        cond = said.group("c")
     return cond[1:-1].strip() if _wrapped(cond) else cond
+
+
+_SAID = LazyPattern(r'(?P<c>[^"]{1,200}?)\s*&&\s*"[^"\n]{0,200}"')
 
 
 def _wrapped(cond: str) -> bool:
@@ -271,7 +307,8 @@ def _captures(groups: dict[str, str | None], left: str, right: str) -> tuple[tup
     """The captures a form's groups give (``cond_subject2`` read as ``cond_subject``), with a comparison's
     words (``cond_op``), sign (``cond_sign``) and printed values (``cond_left_value``,
     ``cond_right_value``)."""
-    out = {k.rstrip("0123456789"): v for k, v in groups.items() if v}
+    named = {"cond_right2": "cond_other"}
+    out = {named.get(k, k.rstrip("0123456789")): v for k, v in groups.items() if v}
     if "cond_call" in out:
         out["cond_right"] = f"a success ({out.pop('cond_call')})"
     sign = out.get("cond_op", "")

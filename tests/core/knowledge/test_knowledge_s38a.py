@@ -130,10 +130,8 @@ def test_predicates_of_a_type_and_of_a_definition() -> None:
         "type != nullptr",
         "(n) != nullptr",
         "pval != nullptr",
-        "axis >= 0 && axis < nbDims",
         "isValidDims(dims)",
         "!transp_src_ten->is_mod()",
-        "size <= std::numeric_limits<int32_t>::max()",
     ],
 )
 def test_a_condition_no_form_reads_is_not_read(condition: str) -> None:
@@ -158,3 +156,41 @@ def test_an_answer_that_is_no_frame_keeps_its_own_advice(kb: KnowledgeBase) -> N
     )
     assert m.entry.id.rsplit("+", 1)[-1] == "trt-api-null-binding"
     assert "The condition it checked reads" not in m.cause
+
+
+def test_a_c_assert_with_a_message_string_reads_the_condition_before_it() -> None:
+    cond, _, _ = condition_in(
+        "python: engine.cpp:1104: bool nvinfer1::rt::Engine::deserialize(const void*): Assertion "
+        '`size >= bsize && "Mismatch between allocated memory size and expected size of engine."\' '
+        "failed."
+    )
+    _, _, captures = read(cond) or ("", "", ())
+    assert dict(captures)["cond_left"] == "size"
+    assert dict(captures)["cond_right"] == "bsize"
+    _, _, captures = read(
+        'creator && "Plugin not found, are the plugin name, version, and namespace correct?"'
+    ) or (
+        "",
+        "",
+        (),
+    )
+    assert dict(captures) == {"cond_subject": "creator"}
+
+
+def test_a_type_limit_a_range_and_an_either_check() -> None:
+    cause, fix, captures = read("size <= std::numeric_limits<int32_t>::max()") or ("", "", ())
+    assert dict(captures) == {"cond_subject": "size", "cond_right": "int32_t"}
+    assert cause.startswith("{cond_subject} was over the largest value of {cond_right}")
+    _, _, captures = read("int(builderFlag) >= 0 && int(builderFlag) < EnumMax<BuilderFlag>()") or (
+        "",
+        "",
+        (),
+    )
+    assert dict(captures) == {
+        "cond_subject": "int(builderFlag)",
+        "cond_low": "0",
+        "cond_high": "EnumMax<BuilderFlag>()",
+    }
+    cause, _, captures = read("args.size() == 22 || args.size() == 23") or ("", "", ())
+    assert dict(captures) == {"cond_left": "args.size()", "cond_right": "22", "cond_other": "23"}
+    assert cause.startswith("{cond_left} was neither {cond_right} nor {cond_other}")
