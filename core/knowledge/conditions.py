@@ -6,8 +6,11 @@ onnxruntime's ``... type != nullptr was false``, OpenVINO's ``Check 'it != map.e
 ``GGML_ASSERT(...) failed``) is answered by a card or a frame entry whose steps fit any check of its tool.
 The condition itself often says more, in a few common forms: a stream, handle or created object that was
 null (:data:`NULL_KINDS`: a file stream that did not open, an engine or module whose creation failed before,
-a plugin creator not registered), a call's status that was not success, two values compared, a lookup that
-found nothing, a container that was empty, an object that was not of a type.  :data:`FORMS` is the table of
+a plugin creator not registered), a call's status that was not success, a lookup that found nothing
+(``it != map.end()``), a container that was empty (or not), an object that was not of a type
+(``IsInstance<T>()``) or not defined, a value over a type's limit (``std::numeric_limits<T>::max()``), a
+value outside a range (``x >= lo && x < hi``) or not one of two (``x == a || x == b``), two values compared
+(with the values the message printed, ``(7 vs. 6)``).  :data:`FORMS` is the table of
 those forms; :func:`read` reads a condition with it; :func:`condition_answered` adds the reading to an
 answer of :data:`FRAMES` (the answers whose advice is a tool's generic check steps).
 
