@@ -137,6 +137,9 @@ _SIDE = r"(?:->|[^=!<>&|\s]){1,80}"
 """A side of a comparison: no space, no other comparison or logical operator (``->`` is a member's)."""
 _LAST_SIDE = r"[^=!&|\s]{1,80}"
 """The last side of a range check: it may hold a template's brackets (``EnumMax<BuilderFlag>()``)."""
+_MEMBER = r"m_?[A-Z_a-z]"
+"""A class member's name (``mIndex``, ``m_count``, ``mNodes.size()``): a comparison of the tool's own state,
+which no value of the model or the call names; not read (an internal assertion's general steps fit it)."""
 _NULLS = r"(?:nullptr|NULL|nil|None)\b"
 """A null pointer's name: a comparison with it is a null check, read only by :data:`NULL_KINDS`."""
 _SUCCESS = r"\w*(?:SUCCESS|Success|success)\w*|0"
@@ -224,7 +227,7 @@ _FORM_ROWS = (
     ),
     (
         "compare",
-        rf"(?!{_NULLS})(?P<cond_left>{_SIDE}?)\s*(?P<cond_op>==|!=|<=|>=|<|>)\s*(?!{_NULLS})"
+        rf"(?!{_NULLS}|{_MEMBER})(?P<cond_left>{_SIDE}?)\s*(?P<cond_op>==|!=|<=|>=|<|>)\s*(?!{_NULLS})"
         rf"(?P<cond_right>{_SIDE})",
         "{cond_left} was required to {cond_op} {cond_right}, and it did not.",
         "Find what {cond_left} and {cond_right} are at this step (values of the model, its inputs, the "
@@ -353,6 +356,19 @@ def answer_condition(m: Match, text: str) -> tuple[str, str, str]:
     return condition_in(text)
 
 
+GENERAL = LazyPattern(r" For the (?:code|step) in general: ")
+"""Where a quoting answer's fix turns from the quoted reason to its card's general steps."""
+
+
+def _fix_with(step: str, fix: str) -> str:
+    """``fix`` with the reading's ``step``: right before its card's general part where it has one (a
+    quoting answer's fix starts from the quote), else first."""
+    found = GENERAL.search(fix)
+    if found is None:
+        return f"{step} {fix}"
+    return f"{fix[: found.start()]} {step}{fix[found.start() :]}"
+
+
 def is_frame(m: Match) -> bool:
     """Whether ``m`` is an answer of :data:`FRAMES` that read no reason kind already."""
     e = m.entry
@@ -375,7 +391,7 @@ def condition_answered(m: Match, text: str) -> Match:
     fields = {name: getattr(e, name) for name in FIELDS}
     fields.update(
         cause=f"{e.cause} The condition it checked reads: {cause}",
-        fix=f"{fix} {e.fix}",
+        fix=_fix_with(fix, e.fix),
         source=f"{e.source}; the checked condition read by dumpscope's condition forms",
     )
     return m._replace(entry=Entry(**fields), captures=(*m.captures, *captures))

@@ -98,17 +98,30 @@ def test_a_comparison_in_a_code_reason_is_rendered_with_its_operands(kb: Knowled
     m = _top(
         kb,
         "[TensorRT] ERROR: 2: [graph.cpp::getDefinition::336] Error Code 2: Internal Error (Assertion "
-        "mIndex >= 0 failed.symbol is not concrete)",
+        "outputs.size() == 1 failed. a graph with two outputs)",
     )
-    assert "The condition it checked reads: mIndex was required to be at least 0, and it did not." in m.cause
-    assert m.fix.startswith("Find what mIndex and 0 are at this step")
-    assert "make them meet mIndex >= 0." in m.fix
+    assert m.entry.id.endswith("+code-own-reason")
+    assert (
+        "The condition it checked reads: outputs.size() was required to equal 1, and it did not." in m.cause
+    )
+    assert m.fix.startswith("Start from that reason: ")  # the quoted reason still leads the fix
+    assert "Find what outputs.size() and 1 are at this step" in m.fix.split("For the code in general:")[0]
+    assert "make them meet outputs.size() == 1. For the code in general:" in m.fix
+
+
+def test_a_comparison_of_the_tools_own_members_is_not_read() -> None:
+    assert read("mIndex >= 0") is None
+    assert read("mNodes.size() <= kMaxNodes") is None
+    assert read("m_count == n") is None
 
 
 def test_an_empty_container_and_a_lookup_that_found_nothing(kb: KnowledgeBase) -> None:
     m = _top(kb, "InternalError: Check failed: (!output_ids_.empty()) is false: ")
     assert "output_ids_ was empty where this code needs at least one element." in m.cause
-    assert m.fix.startswith("Find what should have filled output_ids_ before this step")
+    assert (
+        "Find what should have filled output_ids_ before this step"
+        in m.fix.split("For the step in general:")[0]
+    )
     _, _, captures = read("it != format_traits_map.end()") or ("", "", ())
     assert dict(captures) == {"cond_subject": "it", "cond_right": "format_traits_map"}
 
