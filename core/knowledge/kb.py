@@ -39,6 +39,7 @@ from dumpscope.core.knowledge.codes import (
     range_keys,
     scheme_family,
 )
+from dumpscope.core.knowledge.conditions import condition_answered  # s38a: a check's condition read
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import (
     MAX_TEXT,
@@ -853,7 +854,7 @@ class KnowledgeBase:
             ),
             text,
         )[: max(0, top)]
-        answers = [absent_parts_filled(m, text) for m in answers]
+        answers = [condition_answered(absent_parts_filled(m, text), text) for m in answers]  # s38a
         printed: dict[str, str] = {}
         for c in found:
             printed.setdefault(c.key, printed_code(c, text))

@@ -18,5 +18,7 @@ JUDGED_ROLES = frozenset(
         "s36t",
         "s37a",
         "s37c",
+        # s38a: the conditions of quoted checks read (lso draws 38101 before, 38102 after)
+        "s38a",
     }
 )
