@@ -603,6 +603,19 @@ NATIVE_CALL_CLAUSES = (
         "read_model: super().compile_model(...), super().read_model(...))",
     ),
     _native_clause(
+        "tvm-ffi",
+        _NATIVE_FRAME.format(
+            file=r"tvm[/\\]_ffi[/\\]base\.py", native=r"_LIB\.TVMGetLastError|get_last_ffi_error"
+        )
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "raises, through {native}, the error a C++ function called through TVM's FFI left behind: the "
+        "exception's text is that C++ error.",
+        "Act on the C++ error it quotes: its source file (src/...) and its 'Check failed' condition say "
+        "which pass, target or operator failed; TVM_BACKTRACE=1 prints the C++ stack.",
+        "apache/tvm: python/tvm/_ffi/base.py (check_call: raise TVMError(py_str(_LIB.TVMGetLastError())), "
+        "later raise get_last_ffi_error())",
+    ),
+    _native_clause(
         "onnx-cpp",
         _ANY_FRAME
         + _NATIVE_TAIL.format(
@@ -4196,6 +4209,10 @@ CLAUSES: tuple[Clause, ...] = (
         "OPENVINO_THROW of the device plugins)",
         "",
         REASON,
+        # s38c: a plugin's remote context or remote tensor code checks the application's shared context or
+        # buffers, not the model (dev: intel_gpu remote_context.cpp 'Only one device expected in case of
+        # context sharing'): the compile-the-model advice is not this failure's
+        r"src[/\\]plugins[/\\]intel_\w{1,20}[/\\][^\s:'\n]{0,200}remote_(?:context|tensor)\.cpp",
     ),
     Clause(
         "openvino-core-check",
