@@ -215,3 +215,30 @@ def test_the_native_clauses_are_last_resorts_tried_before_the_python_ones() -> N
     native = [c.id for c in NATIVE_CALL_CLAUSES]
     assert set(native) <= LAST_RESORT
     assert max(ids.index(i) for i in native) < ids.index("python-traceback-bare-exception")
+
+
+def test_tvm_check_call_is_a_native_call_whose_text_is_the_cpp_error(kb: KnowledgeBase) -> None:
+    """A dev message's layout (round34): check_call raises the error the FFI call left behind."""
+    text = (
+        '  File "/opt/tvm/python/tvm/_ffi/base.py", line 62, in check_call\n'
+        "    raise TVMError(py_str(_LIB.TVMGetLastError()))\n"
+        "tvm._ffi.base.TVMError: [10:00:00] src/target/widget.cc:12: Check failed: w != nullptr Widget off\n"
+    )
+    top = _top(kb, text)
+    assert top.entry.id == "family-tvm+python-native-call-tvm-ffi"
+    assert "_LIB.TVMGetLastError" in top.cause and "Check failed: w != nullptr" in top.cause
+    assert "TVM_BACKTRACE=1" in top.fix
+
+
+def test_an_openvino_plugin_check_in_remote_context_code_gets_no_compile_the_model_advice(
+    kb: KnowledgeBase,
+) -> None:
+    remote = (
+        "error: Check 'devices.size() == 1' failed at "
+        "src/plugins/intel_gpu/src/plugin/remote_context.cpp:40:\n"
+        "[GPU] Only one device expected\n"
+    )
+    compiled = remote.replace("remote_context.cpp", "program_builder.cpp")
+    assert not _top(kb, remote).entry.id.endswith("+openvino-plugin-check")
+    assert "compiled or ran the model" not in _top(kb, remote).cause
+    assert _top(kb, compiled).entry.id.endswith("+openvino-plugin-check")
