@@ -136,6 +136,9 @@ _ORT_EXCEPTIONS = (
 _TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
 _TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
 _TRT8_RUNTIME_H = "NVIDIA/TensorRT 8.x: include/NvInferRuntime.h"
+_TRT_HEADERS_H = (
+    "NVIDIA/TensorRT: include/NvInfer.h, include/NvInferRuntime.h (the interfaces and their methods)"
+)
 _TRT_CHECK_AT = (
     r"(?:Parameter check failed at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?, "
     r"|Parameter check failed, )condition: "
@@ -143,8 +146,14 @@ _TRT_CHECK_AT = (
 """Where TensorRT's parameter check names the function (TensorRT 8: 'Parameter check failed at:
 <file>::<function>::<line>, condition: '; TensorRT 10: 'Parameter check failed, condition: ', the function
 before the ErrorCode, read by :data:`_TRT_CALL_CONTEXT`)."""
-_TRT_CALL_CONTEXT = r"(?P<call>I[A-Z][A-Za-z]{2,40}::[A-Za-z]\w{1,60}): Error Code"
+_TRT_CALL_CONTEXT = r"(?P<call>I[A-Z]\w{2,40}::[A-Za-z]\w{1,60}): Error Code"
 """TensorRT 10's '<interface>::<function>: Error Code N: ...' (the function whose parameter check failed)."""
+_TRT_PARAMETER_CHECK = (
+    r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
+    r"condition: (?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)"
+)
+"""Any TensorRT parameter check, the function (TensorRT 8's form) and the condition: the generic clause's and
+its stage clauses' pattern (:data:`TRT_CHECK_STAGES`)."""
 _TRT_NULL_CAUSE = (
     "TensorRT reads and writes every input and output of the engine through an address the application "
     "gives it; a missing one stops the launch before any layer runs."
@@ -480,6 +489,148 @@ _GPU_PLATFORM_ADVICE = (
     "CompatibilityList)",
 )
 """The cause, fix and source of the TFLite GPU delegate's platform clauses (EGL and OpenCL): one text."""
+
+
+# --- s38c: a traceback whose last frame calls a native (compiled C++) function ----------------------------
+# The last-resort traceback clauses send the reader to the raising frame's Python code ("the check just before
+# the raise").  Where that frame only calls into a tool's C++ extension, or the exception is a class of one,
+# there is no Python check to read: the text after the exception's name is the native library's status.  The
+# calls are the tools' own Python sources': onnxruntime/python/onnxruntime_inference_collection.py
+# (C.InferenceSession(...), sess.initialize_session(...), self._sess.run(...)), openvino's Python API
+# (openvino/runtime/ie_api.py, openvino/_ov_api.py: super().compile_model(...), super().read_model(...)), and
+# onnx's C++ extension classes (onnx.onnx_cpp2py_export.checker.ValidationError, ...shape_inference.
+# InferenceError).  Left out: rknn (its frames are compiled Cython: no source line is printed to read a call
+# from) and TensorRT's Python API (its native methods are called from the application's own frame).
+_NATIVE_TAIL = (
+    r"(?:(?![^\n]{{0,40}}File \")[^\n]{{0,300}}\n){{0,2}}?(?:E(?: \w{{1,30}}:)? )?"
+    r"(?P<value>{value})(?::[ \t]{{0,4}}(?P<detail>[^\n]{{1,300}}))?[ \t]*(?:\n|$)"
+)
+"""After the last frame: at most two lines (the frame's source line, a caret line), then the exception
+(``{value}``: its class) with its text, if any, to the end of its line."""
+_NATIVE_FRAME = (
+    r'File "(?P<file>[^"\n]{{0,300}}?{file})", line (?P<line>\d{{1,7}}), in (?P<call>[\w.<>]{{1,160}})\n'
+    r"[^\n]{{0,200}}?(?P<native>{native})\([^\n]{{0,300}}\n"
+)
+"""A traceback's frame in ``{file}`` whose source line calls ``{native}``."""
+_ANY_FRAME = r'File "(?P<file>[^"\n]{1,300})", line (?P<line>\d{1,7}), in (?P<call>[\w.<>]{1,160})\n'
+_ANY_EXCEPTION = r"[A-Za-z_][\w.]{0,100}(?:Error|Exception)"
+_NATIVE_CAUSE = (
+    "The step failed with {value} ({detail|no message after its name}) out of native (compiled C++) code, "
+    "not out of a check in Python: the traceback's last frame, {call} (line {line} of {file}), "
+)
+_NATIVE_FIX = (
+    " There is no raise to read in {file}: that frame only passed the call on; the exception's text, when "
+    "it has one, is the native library's own status (without one, look for the library's log lines just "
+    "before the traceback). For the step in general: {card_fix}"
+)
+
+
+def _native_clause(key: str, where: str, does: str, step: str, source: str) -> Clause:
+    """A last-resort clause (:data:`LAST_RESORT`) of a traceback that ends in native code: ``where`` the
+    frame's and the exception's pattern, ``does`` what the native call does, ``step`` what to do first."""
+    return Clause(
+        f"python-native-call-{key}",
+        (ANY,),
+        'file "',
+        where,
+        _NATIVE_CAUSE + does,
+        step + _NATIVE_FIX,
+        "Python's traceback layout (the last frame and the exception after it); " + source,
+        "",
+        REASON,
+    )
+
+
+_ORT_COLLECTION = r"onnxruntime[/\\]capi[/\\](?:onnxruntime_inference_collection|session)\.py"
+"""onnxruntime's Python session class (``capi/session.py`` before 1.5, as a dev message of 1.4 shows)."""
+_ORT_PY = "microsoft/onnxruntime: onnxruntime/python/onnxruntime_inference_collection.py"
+NATIVE_CALL_CLAUSES = (
+    _native_clause(
+        "ort-initialize-session",
+        _NATIVE_FRAME.format(file=_ORT_COLLECTION, native=r"sess\.initialize_session")
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "calls {native}, the binding of onnxruntime's C++ InferenceSession initialisation: it registers "
+        "the execution providers given in providers with their provider options, then optimises the graph "
+        "as the session options say and assigns its nodes to those providers.",
+        "Act on the status ({detail|none printed after the exception's name here}): the "
+        "onnxruntime source file and function it names say which part failed; to tell the parts apart, "
+        "create the session again with providers=['CPUExecutionProvider'] (an execution provider, its "
+        "options or its libraries) and with SessionOptions.graph_optimization_level = "
+        "onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL (a graph optimisation).",
+        _ORT_PY + " (_create_inference_session: '# initialize the C++ InferenceSession', "
+        "sess.initialize_session(providers, provider_options, disabled_optimizers)); "
+        "onnxruntime/python/onnxruntime_pybind_state.cc (initialize_session: the providers registered, "
+        "then InferenceSession::Initialize)",
+    ),
+    _native_clause(
+        "ort-load-model",
+        _NATIVE_FRAME.format(file=_ORT_COLLECTION, native=r"C\.InferenceSession")
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "calls {native}, the constructor of onnxruntime's C++ InferenceSession, which reads the model (from "
+        "its path or its bytes) with the session options.",
+        "Check the model it was given: the path as the process sees it, a complete .onnx file (with its "
+        "external data files beside it), and onnx.checker.check_model(path, full_check=True) passing; the "
+        "status text says which of these failed.",
+        _ORT_PY + " (_create_inference_session: C.InferenceSession(session_options, self._model_path, "
+        "True, ...) or the model's bytes)",
+    ),
+    _native_clause(
+        "ort-run",
+        _NATIVE_FRAME.format(file=_ORT_COLLECTION, native=r"_sess\.run(?:_with_[a-z_]{1,40})?")
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "calls {native}, onnxruntime's C++ InferenceSession run: it checks the feeds against the model's "
+        "inputs and runs the nodes' kernels on the session's execution providers.",
+        "Compare the feeds with sess.get_inputs() (names, shapes and element types: a float64 array for a "
+        "float input is refused); when the status names a node, that node's kernel failed on these inputs: "
+        "run the same feeds with providers=['CPUExecutionProvider'] to tell a provider's limit from the "
+        "model's.",
+        _ORT_PY + " (InferenceSession.run: self._sess.run(output_names, input_feed, run_options); "
+        "run_with_iobinding, run_with_ort_values)",
+    ),
+    _native_clause(
+        "openvino",
+        _NATIVE_FRAME.format(
+            file=r"openvino[/\\](?:runtime[/\\]ie_api|_ov_api)\.py",
+            native=r"super\(\)\.(?:compile_model|read_model|import_model|query_model|infer|start_async)",
+        )
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "calls {native}, a method of OpenVINO's C++ runtime under its Python API (the pybind11 module the "
+        "Python classes extend).",
+        "Read OpenVINO's exception text: its 'Exception from src/<path>' names the component that threw (a "
+        "frontend while reading the model, a device plugin while compiling for or running on a device); "
+        "for compile_model, compiling for 'CPU' tells a device plugin's limit from a model problem.",
+        "openvinotoolkit/openvino: src/bindings/python/src/openvino/_ov_api.py (Core.compile_model, "
+        "read_model: super().compile_model(...), super().read_model(...))",
+    ),
+    _native_clause(
+        "tvm-ffi",
+        _NATIVE_FRAME.format(
+            file=r"tvm[/\\]_ffi[/\\]base\.py", native=r"_LIB\.TVMGetLastError|get_last_ffi_error"
+        )
+        + _NATIVE_TAIL.format(value=_ANY_EXCEPTION),
+        "raises, through {native}, the error a C++ function called through TVM's FFI left behind: the "
+        "exception's text is that C++ error.",
+        "Act on the C++ error it quotes: its source file (src/...) and its 'Check failed' condition say "
+        "which pass, target or operator failed; TVM_BACKTRACE=1 prints the C++ stack.",
+        "apache/tvm: python/tvm/_ffi/base.py (check_call: raise TVMError(py_str(_LIB.TVMGetLastError())), "
+        "later raise get_last_ffi_error())",
+    ),
+    _native_clause(
+        "onnx-cpp",
+        _ANY_FRAME
+        + _NATIVE_TAIL.format(
+            value=r"onnx\.onnx_cpp2py_export\.(?P<native>\w{1,40})\.\w{0,60}(?:Error|Exception)"
+        ),
+        "passed on {value}, a class of onnx's C++ extension (onnx_cpp2py_export.{native}): the check that "
+        "failed is in onnx's C++ code that this frame calls.",
+        "Run the check yourself to see its text: onnx.checker.check_model(model, full_check=True) (a "
+        "ValidationError names the node and the rule it breaks) or "
+        "onnx.shape_inference.infer_shapes(model, strict_mode=True) (an InferenceError names the node).",
+        "onnx/onnx: onnx/checker.py, onnx/shape_inference.py (C.check_model, C.infer_shapes of "
+        "onnx.onnx_cpp2py_export; ValidationError, InferenceError)",
+    ),
+)
+"""The native-call clauses, tried before the other last-resort traceback clauses."""
 
 
 CLAUSES: tuple[Clause, ...] = (
@@ -3868,23 +4019,20 @@ CLAUSES: tuple[Clause, ...] = (
         "trt-parameter-check",
         ("tensorrt",),
         "parameter check failed",
-        r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
-        r"condition: "
-        r"(?P<value>[^\n]{1,300}?)[ \t.]{0,4}(?:\n|$)",
+        _TRT_PARAMETER_CHECK,
         "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
-        "so the call returned without running. This is an API usage error: the condition is written in "
-        "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "
-        "profile, the stream), not a fault of the model or the engine.",
-        "Read '{value}' against what was passed to {call|the call}: a null address (bindings[x], a tensor "
-        "address) means an input or output has no device buffer: allocate one for every I/O tensor and set "
-        "it (context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
-        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); a "
-        "profile index means set_optimization_profile_async first.",
+        "so the call returned without doing its work. This is an API usage error: the condition is written "
+        "in terms of the call's own arguments and the state of the object it was called on.",
+        "Read '{value}' against what the code passed to {call|the call}; the object the call belongs to "
+        "says the stage (INetworkDefinition, ITensor and layer calls while the network is defined, IBuilder "
+        "and IBuilderConfig while the build is configured, IExecutionContext at inference). A null pointer "
+        "in the condition means an argument that was never set, or the result of an earlier call that "
+        "failed and returned null; a comparison of sizes or dimensions means a value outside the range that "
+        "object accepts.",
         "NVIDIA TensorRT: the API's parameter checks ('Parameter check failed at: "
         "<file>::<function>::<line>, condition: <expression>', reported as ErrorCode kINVALID_ARGUMENT); "
-        "TensorRT Python API IExecutionContext (set_tensor_address, set_input_shape, "
-        "set_optimization_profile_async)",
-        "",
+        + _TRT_HEADERS_H,
+        _TRT_CALL_CONTEXT,
         REASON,
     ),
     Clause(
@@ -4061,6 +4209,10 @@ CLAUSES: tuple[Clause, ...] = (
         "OPENVINO_THROW of the device plugins)",
         "",
         REASON,
+        # s38c: a plugin's remote context or remote tensor code checks the application's shared context or
+        # buffers, not the model (dev: intel_gpu remote_context.cpp 'Only one device expected in case of
+        # context sharing'): the compile-the-model advice is not this failure's
+        r"src[/\\]plugins[/\\]intel_\w{1,20}[/\\][^\s:'\n]{0,200}remote_(?:context|tensor)\.cpp",
     ),
     Clause(
         "openvino-core-check",
@@ -5380,6 +5532,7 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     # --- s28f: last resorts: a traceback's last exception, a C++ what() line; after every other clause ------
+    *NATIVE_CALL_CLAUSES,  # s38c: a last frame that calls native code, before the two below
     # --- s29f: a traceback that ends in an exception with no message: the raising frame is all there is -----
     Clause(
         "python-traceback-bare-exception",
@@ -5437,6 +5590,184 @@ CLAUSES: tuple[Clause, ...] = (
     ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
+
+# --- s38c: TensorRT's parameter check read by the API it names ---------------------------------------------
+# The generic 'trt-parameter-check' clause read every check as a run-time one (bindings, input shapes, the
+# profile in use), also where the message names a call of the network definition or the builder.  The call
+# (TensorRT 8's '<file>::<function>::<line>', TensorRT 10's '<interface>::<function>: Error Code') says the
+# stage; the interfaces and their methods are TensorRT's public headers' (NVIDIA/TensorRT include/NvInfer.h,
+# NvInferRuntime.h, 8.6.1 and main).  A call of none of these keeps the generic clause, which says less.
+_TRT_CHECK_SOURCE = (
+    "NVIDIA TensorRT: the API's parameter checks ('Parameter check failed at: <file>::<function>::<line>, "
+    "condition: <expression>'; TensorRT 10: '<interface>::<function>: Error Code 3: API Usage Error "
+    "(Parameter check failed, condition: ...)', ErrorCode kINVALID_ARGUMENT); "
+)
+_TRT_CHECK_WHERE = re.compile(r"at: ([^\s,]{1,300}?)(?:::\d{1,6})?,")
+"""The TensorRT 8 form's file and function ('runtime/api/executionContext.cpp::...::enqueueInternal')."""
+
+
+def _trt_stage_clause(stage: str, cause: str, fix: str, source: str) -> Clause:
+    """The clause of a parameter check of one stage's calls: the generic clause's wording with its own
+    advice (:data:`TRT_CHECK_STAGES`)."""
+    return Clause(
+        f"trt-parameter-check-{stage}",
+        ("tensorrt",),
+        "parameter check failed",
+        _TRT_PARAMETER_CHECK,
+        cause,
+        fix,
+        _TRT_CHECK_SOURCE + source,
+        _TRT_CALL_CONTEXT,
+        REASON,
+    )
+
+
+TRT_CHECK_STAGES: tuple[tuple[str, Clause], ...] = (
+    (
+        r"\bIRefitter::|(?:^|::)(?:setNamedWeights|refitCudaEngine(?:Async)?)$",
+        _trt_stage_clause(
+            "refit",
+            "TensorRT's refitter refused {call|the call}: its check '{value}' was false. Refitting replaces "
+            "weights of an engine that was built refittable; the refitter takes new weights only under the "
+            "name of refittable weights (or a layer and role) of that engine, with the same count and data "
+            "type as the weights it was built with.",
+            "Build the engine refittable (BuilderFlag.REFIT, trtexec --refit), take the names from "
+            "refitter.get_all_weights() and what is still missing from refitter.get_missing_weights(), pass "
+            "weights of the count and data type the engine was built with (refitter.get_weights_prototype("
+            "name) shows both), then call refit_cuda_engine().",
+            "NvInferRuntime.h (IRefitter::setNamedWeights / setWeights: rejected when the name is nullptr "
+            "or no refittable weights, or the count or type is inconsistent with the original; "
+            "getAllWeights, getMissingWeights, getWeightsPrototype); NvInfer.h (BuilderFlag::kREFIT)",
+        ),
+    ),
+    (
+        r"\bIRuntime::|(?:^|::)deserializeCudaEngine$",
+        _trt_stage_clause(
+            "deserialize",
+            "IRuntime::deserializeCudaEngine refused the engine data it was given ({call|the call}): its "
+            "check '{value}' was false, so no engine was created, and what uses the engine next (an "
+            "assertion that it exists, a call on None) fails after it. The check is on the buffer passed: "
+            "its address and size.",
+            "Check what the program passed: the engine file read whole in binary mode (open(path, "
+            "'rb').read(); in C++ std::ifstream with std::ios::binary and the size read), a path that exists "
+            "from the working directory, and an engine file (trtexec --saveEngine, "
+            "build_serialized_network), not the ONNX model. If the buffer is right and deserialization "
+            "still fails, TensorRT's next lines name an engine built by another TensorRT version (rebuild "
+            "it with this one) or a plugin that is not registered (load its library and call "
+            "trt.init_libnvinfer_plugins(logger, '') before deserializing).",
+            "NvInferRuntime.h (IRuntime::deserializeCudaEngine(void const* blob, std::size_t size): "
+            "returns nullptr when the engine could not be deserialized)",
+        ),
+    ),
+    (
+        r"\bIOptimizationProfile::",
+        _trt_stage_clause(
+            "profile",
+            "An optimization profile refused {call|the call}: its check '{value}' was false. A profile "
+            "gives each dynamic input its minimum, optimum and maximum shape, with 0 <= min <= opt <= max "
+            "in every dimension and the network's own size wherever the input's dimension is not -1.",
+            "Give {call|the profile} consistent shapes: profile.set_shape(name, min, opt, max) with the "
+            "rank of the network input, every dimension non-negative and min <= opt <= max, and the fixed "
+            "(not -1) dimensions equal to the network's (trtexec: --minShapes/--optShapes/--maxShapes with "
+            "each shape written out in full).",
+            "NvInferRuntime.h (IOptimizationProfile::setDimensions: '0 <= minDims.d[i] <= optDims.d[i] <= "
+            "maxDims.d[i]', 'if networkDims.d[i] != -1, then minDims.d[i] == optDims.d[i] == maxDims.d[i] "
+            "== networkDims.d[i]')",
+        ),
+    ),
+    (
+        r"\bIBuilder(?:Config)?::|builderConfig\.cpp::|(?:^|::)(?:canRunOnDLA|setDefaultDeviceType|"
+        r"setDeviceType|setMemoryPoolLimit|setMaxWorkspaceSize|buildSerializedNetwork|buildEngineWithConfig|"
+        r"addOptimizationProfile)$",
+        _trt_stage_clause(
+            "builder",
+            "TensorRT's builder refused {call|the call}: its check '{value}' was false. It is a call on the "
+            "build or its configuration (IBuilder / IBuilderConfig: builder flags, the device type or DLA "
+            "core, memory pool limits, optimization profiles), made before any engine exists: no execution "
+            "context, binding or input buffer is involved.",
+            "Read '{value}' against the value the code passes to {call|the call}: an enum value out of "
+            "range (a flag, device type or tactic source) is one this TensorRT does not define: check that "
+            "the Python tensorrt package and the libnvinfer it loads are the same release "
+            "(tensorrt.__version__) and that the value comes from that release; a DLA check (canRunOnDLA, "
+            "DLA cores) needs a device with DLA cores (builder.num_DLA_cores > 0: Jetson Xavier or Orin), so "
+            "elsewhere build for the GPU (no --useDLACore, default_device_type GPU).",
+            "NvInfer.h (IBuilderConfig::setFlag, getFlag, canRunOnDLA, setDLACore, setDefaultDeviceType; "
+            "IBuilder::getNbDLACores)",
+        ),
+    ),
+    (
+        r"\bI(?:ExecutionContext|CudaEngine)::|executionContext\.cpp::|ExecutionContext::|"
+        r"(?:^|::)(?:setBindingDimensions|setInputShape(?:Binding)?|set(?:Input|Output)?TensorAddress|"
+        r"enqueue(?:V2|V3)?|execute(?:V2)?|enqueueInternal|executeInternal|setOptimizationProfile(?:Async)?|"
+        r"resolveSlots)$",
+        _trt_stage_clause(
+            "context",
+            "TensorRT's execution context refused {call|the call}: its check '{value}' was false, so the "
+            "call returned without running. It is a run-time API usage error: the condition is written in "
+            "terms of what the application gave the context (tensor addresses or bindings, input "
+            "dimensions, the optimization profile, the stream), not a fault of the model or the engine.",
+            "Read '{value}' against what was passed to {call|the call}: a null address (bindings[x], a "
+            "tensor address) means an input or output has no device buffer: allocate one for every I/O "
+            "tensor and set it (context.set_tensor_address for each engine.get_tensor_name(i)); a "
+            "comparison of dimensions means a shape outside the profile's kMIN..kMAX or not set yet "
+            "(set_input_shape before enqueue); a profile index means set_optimization_profile_async first.",
+            "NvInferRuntime.h (IExecutionContext: setInputShape, setTensorAddress, enqueueV3, "
+            "setOptimizationProfileAsync; TensorRT 8: setBindingDimensions, enqueueV2, executeV2)",
+        ),
+    ),
+    (
+        r"\bI(?:NetworkDefinition|Tensor|\w{0,40}Layer)::|(?:^|/)Network\.(?:h|cpp)::|"
+        r"(?:^|::)(?:add[A-Z]\w{0,60}|markOutput)$",
+        _trt_stage_clause(
+            "network",
+            "TensorRT's network definition refused {call|the call}: its check '{value}' was false, so the "
+            "call did nothing (an add call returns no layer, and the code that uses that layer next, an "
+            "assertion or a null pointer, only follows from it). This happens while the network is being "
+            "defined, before any build or inference: the check is on what the code defining the network (a "
+            "parser, a converter or your own API code) passed, typically a tensor or plugin that is null or "
+            "not part of this network, a null name, weights whose count or values do not fit the layer, or "
+            "dimensions the layer does not take.",
+            "Find the {call|network} call in the code that defines the network and check its arguments "
+            "against '{value}': every ITensor passed must come from this network (network.get_input(i), a "
+            "layer's get_output(0)) and not be None; a plugin passed to add_plugin_v2 must not be None "
+            "(get_plugin_creator returns None for a plugin whose library is not loaded: call "
+            "trt.init_libnvinfer_plugins(logger, '') or load the library first); Weights must hold the "
+            "number of values the layer needs (a scale layer's shift, scale and power: one in all, one per "
+            "channel or one per element by its mode) and have values whenever their count is not 0; names "
+            "must not be null. With a parser or converter (the ONNX parser, torch2trt, Torch-TensorRT) the "
+            "arguments come from the model: check the node it was importing.",
+            "NvInfer.h (INetworkDefinition::add* return nullptr when a parameter is invalid; IScaleLayer's "
+            "ScaleMode kUNIFORM/kCHANNEL/kELEMENTWISE; ITensor::setName, ILayer::setName); "
+            "NvInferRuntime.h (IPluginRegistry::getPluginCreator)",
+        ),
+    ),
+)
+"""The stage clauses of TensorRT's parameter check, each after the pattern of the calls it reads (the
+interface of TensorRT 10's form, the file or function of TensorRT 8's), tried in this order."""
+STAGED = {"trt-parameter-check": TRT_CHECK_STAGES}
+"""The clauses whose reading depends on the call the message names: the first of their stage clauses whose
+pattern the call matches answers in their place (:func:`_staged`)."""
+
+
+def _staged(clause: Clause, found: re.Match[str], text: str) -> Clause:
+    """``clause``, or the stage clause of :data:`STAGED` for the call its match names (TensorRT 8's
+    ``at: <file>::<function>``, else TensorRT 10's ``<interface>::<function>: Error Code`` in ``text``)."""
+    stages = STAGED.get(clause.id)
+    if stages is None:
+        return clause
+    subject = _call_named(found, text)
+    return next((c for rx, c in stages if subject and _regex(rx).search(subject)), clause)
+
+
+def _call_named(found: re.Match[str], text: str) -> str:
+    """The call a TensorRT parameter check names: its TensorRT 8 location, else its TensorRT 10 interface and
+    function; "" when the message names neither."""
+    where = _TRT_CHECK_WHERE.search(found.group(0))
+    if where is not None:
+        return where.group(1)
+    context = _regex(_TRT_CALL_CONTEXT).search(text)
+    return context.group("call") if context is not None else ""
+
 
 _compiled: dict[str, re.Pattern[str]] = {}
 
@@ -5550,6 +5881,7 @@ def runtime_answered(matches: list[Match], text: str) -> list[Match]:
 
 LAST_RESORT = frozenset(
     {"python-traceback-bare-exception", "python-traceback-last-exception", "cpp-exception-what"}
+    | {c.id for c in NATIVE_CALL_CLAUSES}  # s38c
 )
 """Clauses that only pass on the text of a failure (a traceback's last exception, an uncaught C++
 exception's ``what()``): :func:`refine` never uses them; :func:`last_resort_answered` does, after every
@@ -5916,6 +6248,7 @@ def _by_clause(m: Match, own: str, text: str, any_tool: bool, naming: bool) -> t
         found = _regex(clause.pattern).search(own)
         if found is not None:
             if clause.scope != CALL or _of_card_code(m, found):
+                clause = _staged(clause, found, text)  # s38c: the reading of the stage the call names
                 return _answered_by(m, clause, _parts(found, clause, text)), by_code
             by_code = True
     return None, by_code

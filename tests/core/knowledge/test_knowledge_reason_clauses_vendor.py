@@ -58,7 +58,7 @@ CASES = [
         "[TRT] [E] 3: [executionContext.cpp::setInputShape::2013] Error Code 3: API Usage Error (Parameter "
         "check failed at: runtime/api/executionContext.cpp::setInputShape::2013, condition: "
         "engineDims.d[i] == dims.d[i])",
-        "trt-parameter-check",
+        "trt-parameter-check-context",  # s38c: the execution context's reading of the generic clause
         ("setInputShape", "engineDims.d[i] == dims.d[i]", "set_input_shape"),
     ),
     (
