@@ -18,5 +18,6 @@ JUDGED_ROLES = frozenset(
         "s36t",
         "s37a",
         "s37c",
+        "s38b",
     }
 )
