@@ -37,9 +37,11 @@ or cue is added.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from dumpscope.core.knowledge.clauses import reason_line_answered
+from dumpscope.core.knowledge.entry import pattern_requires
 from dumpscope.core.knowledge.reasons import reason_line
 from dumpscope.core.knowledge.words import tokens
 
@@ -73,10 +75,17 @@ def missing_terms(e: Entry, low: str, said: frozenset[str]) -> frozenset[str]:
     """The content words of the parts ``e``'s pattern requires that the lower-cased text lacks, which the
     text never says (``said``: its :func:`.words.tokens`)."""
     out: set[str] = set()
-    for required in e.requires:
+    for required in _required(e.pattern):
         if not _held(required, low):
             out.update(*(tokens(literal) for literal in _literals(required)))
     return frozenset(out - said)
+
+
+@functools.lru_cache(maxsize=256)
+def _required(pattern: str) -> tuple[Required, ...]:
+    """What every match of ``pattern`` holds (:func:`.entry.pattern_requires`), from the pattern itself: the
+    index's ``requires`` is only a precheck, which a KB may go without (the answer must not change)."""
+    return pattern_requires(pattern)
 
 
 def _held(required: Required, low: str) -> bool:
@@ -87,7 +96,9 @@ def _held(required: Required, low: str) -> bool:
 
 
 def _held_all(alternative: str | tuple[str, ...], low: str) -> bool:
-    return alternative in low if isinstance(alternative, str) else all(a in low for a in alternative)
+    """A branch's alternative is said: its literal, or one of its several literals (the message follows that
+    form in words of its own: pnnx's ``%19 : Function = Constant[...]`` for ``%N : ... = prim::Constant``)."""
+    return alternative in low if isinstance(alternative, str) else any(a in low for a in alternative)
 
 
 def _literals(required: Required | tuple[str, ...]) -> list[str]:
