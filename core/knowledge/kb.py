@@ -64,7 +64,6 @@ from dumpscope.core.knowledge.index import (
 )
 from dumpscope.core.knowledge.inner_forms import INNER_CUES
 from dumpscope.core.knowledge.markers import component_unnamed
-from dumpscope.core.knowledge.neighbours import demoted, is_neighbour
 from dumpscope.core.knowledge.paste import as_printed, captures_as_pasted
 from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import is_common_word, tokens
@@ -134,20 +133,14 @@ answer's floor and the log scan's least wording score (a cue, not a marker: "no 
 tool that one), above any other tool's wording-only match lowered for it (at most 30 x 0.4)."""
 
 
-class Match(
-    namedtuple(
-        "Match", "entry score reason captures codes via printed neighbour", defaults=((), (), (), (), False)
-    )
-):
+class Match(namedtuple("Match", "entry score reason captures codes via printed", defaults=((), (), (), ()))):
     """One ranked answer: the entry, why it matched and the parts captured from the message.
 
     * ``reason``: ``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first;
     * ``captures``: named variable parts from the message (``op``, ``shape``, ``value``...), in order;
     * ``codes``: keys of the message's codes that named this entry or concern its tool;
     * ``via``: other tools the message names (a library error seen through a consumer: "also seen via");
-    * ``printed``: ``(key, code as the message prints it)`` for those codes (``0x8000042C``, an enum name);
-    * ``neighbour``: a card reached by a partial match whose case the message does not state, listed under
-      its tool's card: its steps are another case's, not this message's (:mod:`.neighbours`).
+    * ``printed``: ``(key, code as the message prints it)`` for those codes (``0x8000042C``, an enum name).
 
     A named tuple rather than a dataclass: importing :mod:`dataclasses` was a fixed part of
     every ``dumpscope explain`` start.
@@ -161,7 +154,6 @@ class Match(
     codes: tuple[str, ...]
     via: tuple[str, ...]
     printed: tuple[tuple[str, str], ...]
-    neighbour: bool
 
     @property
     def tool(self) -> str:
@@ -228,7 +220,6 @@ class Match(
             "consequence": e.consequence,
             "codes": list(self.codes),
             "via": list(self.via),
-            "neighbour": self.neighbour,
         }
 
 
@@ -851,14 +842,17 @@ class KnowledgeBase:
             ),
             text,
         )
-        answered = envelope_reason_answered(
-            last_resort_answered(
-                runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+        answers = self.distinct_first(
+            self.reason_line_searched(
+                envelope_reason_answered(
+                    last_resort_answered(
+                        runtime_answered(refine(limit_generic(ranked, len(ranked)), text), text), text
+                    ),
+                    text,
+                ),
+                text,
             ),
             text,
-        )
-        answers = self.neighbour_demoted(
-            self.distinct_first(self.reason_line_searched(answered, text), text), families, text
         )[: max(0, top)]
         answers = [condition_answered(absent_parts_filled(m, text), text) for m in answers]  # s38a
         printed: dict[str, str] = {}
@@ -907,32 +901,18 @@ class KnowledgeBase:
             return ranked
         if DISTINCT_SHARED <= len((e.words - self._common_words()) & tokens(text)):
             return ranked
-        card = self._card_of(e.family)
-        if card is None:
+        card = next(
+            (i for i in self._by_key.get(f"family:{e.family}", ()) if i not in self._hidden),
+            None,
+        )
+        if card is None or self.entries[card].level != "family":
             return ranked
         from dumpscope.core.knowledge.answer import unnamed_generic_wording
 
         if unnamed_generic_wording(self, first, text):
             return ranked  # withheld whatever comes first: its tool is not known
         rest = [m for m in ranked if not (m.entry.level == "family" and m.entry.family == e.family)]
-        return [Match(entry=card, score=first.score, reason="words"), *rest]
-
-    def _card_of(self, family: str) -> Entry | None:
-        """The family card of ``family`` (its tool's general advice), unless hidden or absent."""
-        card = next((i for i in self._by_key.get(f"family:{family}", ()) if i not in self._hidden), None)
-        return None if card is None or self.entries[card].level != "family" else self.entries[card]
-
-    def neighbour_demoted(self, ranked: list[Match], families: list[str], text: str) -> list[Match]:
-        """``ranked`` with a first match that is a neighbouring card reached by a partial match
-        (:func:`.neighbours.is_neighbour`) under its tool's card answered by the message's own reason line,
-        the neighbour marked as such (:func:`.neighbours.demoted`); ``families``: those the message's markers
-        and codes name.  ``ranked`` as it was otherwise, or when the tool has no card."""
-        if not ranked or not is_neighbour(ranked[0], text, self._common_words()):
-            return ranked
-        card = self._card_of(ranked[0].entry.family)
-        if card is None:
-            return ranked
-        return demoted(ranked, card, ranked[0].entry.family in families, text)
+        return [Match(entry=self.entries[card], score=first.score, reason="words"), *rest]
 
     def _lookup_segment(
         self,

@@ -20,7 +20,6 @@ JUDGED_ROLES = frozenset(
         "s37c",
         # s38a: the conditions of quoted checks read (lso draws 38101 before, 38102 after)
         "s38a",
-        "s38b",
         "s38c",
     }
 )

@@ -127,7 +127,7 @@ def test_the_lso_hand_verdicts_are_compared_with_the_answer_ranked_without_the_t
     s38c = [v for v in lso if v["role"] == "s38c"]
     assert len(s32) >= 70 and len(s35) == 40 and len(s36) == 20 and len(s37) == 40 and len(s37c) == 40
     assert len(s38a) == 40 and len(s38c) == 40
-    roles = {"s32h-lso", "s35h-lso", "s36o", "s36t", "s37a", "s37c", "s38a", "s38b", "s38c"}
+    roles = {"s32h-lso", "s35h-lso", "s36o", "s36t", "s37a", "s37c", "s38a", "s38c"}
     assert {v["role"] for v in lso} == roles
     # drawn with --draw --leave-source-out, or (s36o) a rule's refusals ranked that way and judged, not drawn
     assert all(v["draw"].startswith(("--draw ", "--leave-source-out ranking, not drawn")) for v in lso)

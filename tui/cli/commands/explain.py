@@ -217,18 +217,12 @@ def _print_answer(found: Answer, as_json: bool) -> None:
 
 RELATED = "(related entry, not the answer: read it only if answer 1 does not fit)"
 """What a match after the first says under its header, unless its line follows from answer 1's error."""
-NEIGHBOUR = (
-    "(a related card, not this message's fix: its pattern matched only in part, and the message does not "
-    "state the case its steps are for; act on the message's own reason above)"
-)
-"""What a neighbouring card reached by a partial match says under its header (``knowledge.neighbours``)."""
 
 
 def format_match(m: Match, rank: int, indent: str = "", follows: bool = False, related: bool = False) -> str:
     """A match as plain text: a header line, then cause, fix, captured parts, source; with ``follows``, the
     header says that its line follows from the error of the first answer; with ``related``, that it is a
-    related entry, not the answer (:data:`RELATED`); a neighbouring card, that its steps are not this
-    message's fix (:data:`NEIGHBOUR`)."""
+    related entry, not the answer (:data:`RELATED`)."""
     from dumpscope.core.knowledge.answer import confidence_of, shown_code
 
     e = m.entry
@@ -238,8 +232,6 @@ def format_match(m: Match, rank: int, indent: str = "", follows: bool = False, r
     lines = [f"{head}  ({e.stage}; matched by {m.reason}; confidence {confidence}){_flags(e)}"]
     if follows:
         lines.append(f"{pad}(this line follows from the error of answer 1)")
-    elif m.neighbour:
-        lines.append(f"{pad}{NEIGHBOUR}")
     elif related:
         lines.append(f"{pad}{RELATED}")
     lines += [f"{pad}cause: {m.cause}", f"{pad}fix:   {m.fix}"]
