@@ -143,10 +143,14 @@ which no value of the model or the call names; not read (an internal assertion's
 _NULLS = r"(?:nullptr|NULL|nil|None)\b"
 """A null pointer's name: a comparison with it is a null check, read only by :data:`NULL_KINDS`."""
 _SUCCESS = r"\w*(?:SUCCESS|Success|success)\w*|0"
+_STATUS_NAME = r"(?:\w*_)?(?:status|ret|res|result|err|error|rc)|\w*(?:Status|Result)"
+"""A returned status's name: one of those words whole or after an underscore (``ret``, ``cu_res``), or a
+CamelCase ``...Status`` / ``...Result``; not a word that only ends in their letters (``scores``, ``address``,
+``progress``: a value compared with 0 is no status)."""
 _FORM_ROWS = (
     (
         "status",
-        rf"(?P<cond_subject>\w*(?:[Ss]tatus|ret|res|result|err)\w*)\s*==\s*(?P<cond_right>{_SUCCESS})"
+        rf"(?P<cond_subject>{_STATUS_NAME})\s*==\s*(?P<cond_right>{_SUCCESS})"
         rf"|(?P<cond_call>\w+::isSuccess)\((?P<cond_subject2>\w+)\)"
         r"|(?P<cond_subject3>\w+)\.(?P<cond_call2>IsOK|ok)\(\)",
         "{cond_subject} is the status a call returned just before this check, and it was not "

@@ -207,3 +207,11 @@ def test_a_type_limit_a_range_and_an_either_check() -> None:
     cause, _, captures = read("args.size() == 22 || args.size() == 23") or ("", "", ())
     assert dict(captures) == {"cond_left": "args.size()", "cond_right": "22", "cond_other": "23"}
     assert cause.startswith("{cond_left} was neither {cond_right} nor {cond_other}")
+
+
+@pytest.mark.parametrize("condition", ["scores == 0", "address == 0", "progress == 0"])
+def test_a_value_whose_name_only_ends_like_a_status_is_a_comparison_not_a_status(condition: str) -> None:
+    reading = read(condition)
+    assert reading is not None
+    cause, _fix, captures = reading
+    assert "status a call returned" not in cause and dict(captures)["cond_sign"] == "=="
