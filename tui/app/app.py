@@ -496,8 +496,10 @@ class DumpscopeApp(App[int]):
 
     def _diagnose(self, comparison: Comparison) -> None:
         """Diagnose the complete comparison (a timer; it may fire while the app shuts down)."""
+        if comparison is not self._diagnosed:
+            return  # an older comparison's timer: the newer one's diagnosis is still due
         self.diagnosis_due = False
-        if comparison is self._diagnosed and self.screen_stack:
+        if self.screen_stack:
             self.main_screen.query_one(VerdictBar).compute(comparison)
             self._mark_fused(comparison)
 
