@@ -6,7 +6,8 @@ A message reaches ``dumpscope explain`` through a terminal, a forum or an issue 
 columns (mid-word by a terminal, at spaces by a mail client or forum), spaces doubled or collapsed, tabs,
 CRLF, a log prefix on each line, Markdown's ``> `` quote marks, HTML entities (``&lt;`` ``&quot;``
 ``&#39;``), smart quotes, a tool's tag printed with other separators (``[E:onnxruntime: Default, ...`` against
-``[E:onnxruntime:Default, ...``).  Each form of :data:`PASTES` is a small
+``[E:onnxruntime:Default, ...``), a coloured terminal's codes, a notebook's error output as an editor copies
+it (a JSON object; session u42).  Each form of :data:`PASTES` is a small
 pure function of the message.  The log prefix comes in each grammar users paste it with (session s33c):
 Python logging's, a bracketed time, glog's, logcat's (an app's own tag, which names no tool), Docker
 Compose's column, journalctl's, a CI runner's time stamp; the tags also as the dev pastes space them
@@ -22,6 +23,7 @@ the rewritten message is looked up again: the record counts as *changed* when it
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import textwrap
@@ -158,6 +160,20 @@ def tags_respaced(message: str) -> str:
     return re.sub(r"(\[[\w.-]+\.(?:cpp|cc|h|hpp)::)(?=\w)", r"\1 ", message)
 
 
+def colour_codes(message: str) -> str:
+    """A terminal's colour codes around every line (a log saved from a coloured terminal: ``ESC[0;31m``)."""
+    return "\n".join(f"\x1b[0;31m{line}\x1b[0m" if line else line for line in message.split("\n"))
+
+
+def notebook_output(message: str) -> str:
+    """A notebook cell's error output as VS Code copies it: a JSON object of ``name``, ``message`` and a
+    coloured ``stack``, its strings JSON-escaped (``\\"``, ``\\n``, ``\\u001b``)."""
+    named = re.search(r"(?m)^(\w+(?:Error|Exception))\b", message)
+    stack = colour_codes(message)
+    fields = (("name", named.group(1) if named else "Error"), ("message", message), ("stack", stack))
+    return "{\n" + ",\n".join(f'\t"{k}": {json.dumps(v)}' for k, v in fields) + "\n}"
+
+
 PASTES: dict[str, Callable[[str], str]] = {
     "hard wrap at 80 columns": hard_wrap,
     "word wrap at 80 columns": word_wrap,
@@ -179,6 +195,8 @@ PASTES: dict[str, Callable[[str], str]] = {
     "smart quotes": smart_quotes,
     "tag colons spaced": tag_colons_spaced,
     "tags respaced": tags_respaced,
+    "colour codes": colour_codes,
+    "notebook error output": notebook_output,
 }
 """The ways a pasted message differs from what the tool printed (each a pure function of the message)."""
 

@@ -29,6 +29,7 @@ from dumpscope.core.knowledge.answer import (
     unnamed_generic_wording,
 )
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
+from dumpscope.core.knowledge.paste import ANSI as _ANSI
 from dumpscope.core.knowledge.paste import LOG_HEADER as _LOG_HEADER
 from dumpscope.core.knowledge.paste import logcat as _logcat
 from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
@@ -301,7 +302,6 @@ def _word_starts_at(buf: bytes, pos: int) -> bool:
 
 
 _ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
-_ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
 def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[Selected]:

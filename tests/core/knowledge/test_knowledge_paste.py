@@ -28,6 +28,12 @@ ONNXSIM_PASS = (
 )
 """Xiaobin-Rong/gtcrn#3 (dev)."""
 MESSAGES = (ORT_OBJECT, COREML_CONST, MO_REPLACER, ONNXSIM_PASS)
+COREML_NOTEBOOK = (
+    '{\n\t"name": "ValueError",\n\t"message": "Op \\"identity_1\\" (op_type: identity) '
+    'Input x=\\"classLabel_probs\\" expects list, tensor, or scalar but got dict[str,fp64]",'
+)
+"""apple/coremltools' issue of round33.jsonl:18 (dev): VS Code's copy of a notebook's error output, cut after
+its message."""
 
 UNDONE = (
     "spaces doubled",
@@ -38,6 +44,8 @@ UNDONE = (
     "Markdown quote",
     "HTML entities",
     "smart quotes",
+    "colour codes",
+    "notebook error output",
 )
 """The forms :func:`as_printed` undoes whole (a hard wrap only where the cut falls inside a word or on a space
 before a lower-case word: see the tests below)."""
@@ -145,3 +153,32 @@ def test_a_tools_own_typographic_quote_stays_in_the_advice(kb: KnowledgeBase) ->
     )
     m = kb.lookup(message, top=1)[0]
     assert dict(m.captures)["detail"] == "The data couldn\u2019t be read because it is missing."
+
+
+def test_a_notebooks_error_output_is_read_as_python_printed_it(kb: KnowledgeBase) -> None:
+    assert as_printed(COREML_NOTEBOOK) == (
+        '{\n\n\tValueError: Op "identity_1" (op_type: identity) Input x="classLabel_probs" '
+        "expects list, tensor, or scalar but got dict[str,fp64]"
+    ).replace("\t", "")
+    m = kb.lookup(COREML_NOTEBOOK, top=1)[0]
+    assert (m.entry.id, dict(m.captures)["op"]) == ("coreml-op-input-expects-type", "identity_1")
+
+
+def test_a_notebooks_stack_replaces_its_message_and_loses_its_colour_codes() -> None:
+    text = (
+        '{\n "name": "RuntimeError",\n "message": "boom",\n'
+        ' "stack": "\\u001b[0;31mRuntimeError\\u001b[0m Traceback'
+        '\\n\\u001b[0;31mRuntimeError\\u001b[0m: boom"\n}'
+    )
+    assert as_printed(text) == "{\n\n\nRuntimeError Traceback\nRuntimeError: boom\n}"
+    ipynb = '"ename": "KeyError",\n"evalue": "\'Conv_0\'",'
+    assert as_printed(ipynb) == "\nKeyError: 'Conv_0'"
+
+
+def test_a_field_that_is_no_json_string_is_left_as_pasted() -> None:
+    text = '"message": "a \\q b",'
+    assert as_printed(text) == text
+
+
+def test_a_terminals_colour_codes_are_removed() -> None:
+    assert as_printed("\x1b[1;31mE RKNN:\x1b[0m bad") == "E RKNN: bad"
