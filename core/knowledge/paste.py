@@ -166,7 +166,7 @@ def as_printed(text: str) -> str:
         text = text.replace("\r\n", "\n")
     if "\x1b" in text:
         text = ANSI.sub("", text)
-    if _NOTEBOOK_CUE.search(text) is not None:
+    if '"message": "' in text or '"evalue": "' in text:
         text = _notebook_output(text)
     if ">" in text:
         text = _unquoted(text)
@@ -217,7 +217,6 @@ source location (``[runner.cpp::executeMyelinGraph::682]``, ``[cask.cpp:exec:972
 
 ANSI = LazyPattern(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 """A terminal's colour or cursor code (``ESC[0;31m``): a log saved from a coloured terminal holds them."""
-_NOTEBOOK_CUE = LazyPattern(r'"(?:message|evalue)": "')
 _NOTEBOOK_FIELD = LazyPattern(
     r'^[ \t]*"(name|message|stack|ename|evalue)": ("(?:[^"\\\n]|\\.)*")[ \t]*,?[ \t]*$', re.MULTILINE
 )
